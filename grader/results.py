@@ -1,0 +1,114 @@
+"""The one results model. Scoring produces a `Report`; every output (report.json,
+report.md, report.html, Gradescope results.json, a gradebook row) is a rendering of it.
+
+Plain frozen dataclasses, so a report can be compared, serialised and rebuilt from
+JSON without surprises.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+SCHEMA_VERSION = 1
+
+CellStatus = Literal["ok", "error", "timeout", "not_run"]
+ItemStatus = Literal["passed", "failed", "partial", "manual", "hidden"]
+SubmissionStatus = Literal["graded", "timeout", "crashed", "invalid"]
+
+
+@dataclass(frozen=True)
+class CellOutcome:
+    """What happened to one notebook cell when the grader executed it."""
+
+    index: int
+    cell_id: str
+    status: CellStatus
+    exercise: str = ""
+    ename: str = ""
+    evalue: str = ""
+    seconds: float = 0.0
+    figures: int = 0
+
+
+@dataclass(frozen=True)
+class CaseOutcome:
+    """One case of one official check, judged in the grader process."""
+
+    check: str
+    label: str
+    passed: bool
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class AnswerOutcome:
+    """One structured or free-text answer."""
+
+    id: str
+    status: Literal["correct", "wrong", "blank", "unreadable", "unchecked", "missing"]
+    given: str = ""
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A PNG image produced by a notebook cell, base64 encoded."""
+
+    cell_index: int
+    png_base64: str
+
+
+@dataclass(frozen=True)
+class ItemResult:
+    """The score of one rubric item and the words that explain it."""
+
+    id: str
+    title: str
+    points: float
+    max_points: float
+    status: ItemStatus
+    kind: Literal["checks", "tests", "cells", "answers", "manual"]
+    hidden: bool = False
+    messages: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Report:
+    """Everything a person or a program needs to know about one graded submission."""
+
+    assignment: str
+    submission: str
+    status: SubmissionStatus
+    score: float
+    max_score: float
+    items: tuple[ItemResult, ...]
+    official: bool
+    isolation: tuple[str, ...] = ()
+    cells: tuple[CellOutcome, ...] = ()
+    figures: tuple[Figure, ...] = ()
+    notes: tuple[str, ...] = ()
+    environment: dict[str, str] = field(default_factory=dict)
+    timings: dict[str, float] = field(default_factory=dict)
+    submission_hash: str = ""
+    bundle_hash: str = ""
+    schema_version: int = SCHEMA_VERSION
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Report":
+        data = dict(data)
+        if data.get("schema_version") != SCHEMA_VERSION:
+            raise ValueError(
+                f"report schema {data.get('schema_version')!r} is not {SCHEMA_VERSION}; regrade with this kit"
+            )
+        data["items"] = tuple(
+            ItemResult(**{**i, "messages": tuple(i.get("messages", ()))}) for i in data["items"]
+        )
+        data["cells"] = tuple(CellOutcome(**c) for c in data.get("cells", ()))
+        data["figures"] = tuple(Figure(**f) for f in data.get("figures", ()))
+        for key in ("isolation", "notes"):
+            data[key] = tuple(data.get(key, ()))
+        return cls(**data)
