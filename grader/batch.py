@@ -1,0 +1,123 @@
+"""Grade a whole class: one report per submission, a gradebook and a class summary.
+
+Each submission is graded in its own worker thread (the work happens in sandboxed child
+processes); a submission whose report already carries the same content hash and bundle
+hash is skipped, so a batch killed half-way resumes where it stopped. Nothing a
+submission does can stop the batch: every one ends with a row in the gradebook.
+"""
+from __future__ import annotations
+
+import logging
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from pathlib import Path
+
+from .pipeline import _failed_report, grade_submission, open_bundle
+from .report import load_report, write_reports
+from .results import Report
+from .summary import write_class_summary
+from .unpack import SubmissionError, content_hash, unpack_submission
+
+log = logging.getLogger(__name__)
+
+
+def submissions_in(folder: Path) -> list[Path]:
+    entries = sorted(p for p in folder.iterdir() if not p.name.startswith((".", "_")) and
+                     (p.is_dir() or p.suffix == ".zip"))
+    return entries
+
+
+def _name(path: Path) -> str:
+    return path.name.removesuffix(".zip")
+
+
+def _hash_of(path: Path, allowed: list[str]) -> str:
+    with tempfile.TemporaryDirectory(prefix="lrkit-hash-") as tmp:
+        try:
+            unpacked = unpack_submission(path, Path(tmp) / "u", allowed=allowed)
+        except SubmissionError:
+            return "invalid"
+        return content_hash(unpacked.root)
+
+
+def _already_graded(out: Path, sub_hash: str, bundle_hash: str) -> Report | None:
+    path = out / "report.json"
+    if not path.is_file():
+        return None
+    try:
+        report = load_report(path)
+    except (ValueError, KeyError, TypeError, OSError):
+        return None
+    if report.submission_hash == sub_hash and report.bundle_hash == bundle_hash and report.status != "crashed":
+        return report
+    return None
+
+
+def _grade_one(path: Path, bundle: Path, out: Path, unsandboxed: bool, config, rubric, bundle_hash: str) -> Report:
+    try:
+        return grade_submission(path, bundle, unsandboxed=unsandboxed, name=_name(path))
+    except Exception as exc:  # a grader failure on one submission must not stop the class
+        log.exception("grading %s crashed", path.name)
+        return _failed_report(config, rubric, _name(path), "crashed",
+                              f"the grader failed on this submission ({type(exc).__name__}: {exc}); "
+                              "tell the course staff", True, bundle_hash)
+
+
+class Progress:
+    """A one-line progress bar with an ETA, on stderr."""
+
+    def __init__(self, total: int):
+        self.total, self.done, self.started = total, 0, time.perf_counter()
+
+    def step(self, label: str) -> None:
+        self.done += 1
+        elapsed = time.perf_counter() - self.started
+        eta = elapsed / self.done * (self.total - self.done)
+        width = 30
+        filled = int(width * self.done / max(self.total, 1))
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} "
+                         f"{elapsed:5.0f}s elapsed, ETA {eta:4.0f}s  {label[:30]:<30}")
+        if self.done == self.total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+def grade_batch(folder: Path, bundle_path: Path, out: Path, *, jobs: int = 1, force: bool = False,
+                unsandboxed: bool = False) -> int:
+    """Grade every submission in ``folder``. Returns 0 when all were graded, else 1."""
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="lrkit-bundle-") as tmp:
+        bundle = open_bundle(bundle_path, Path(tmp))
+        config, rubric = bundle.config, bundle.rubric
+        subs = submissions_in(folder)
+        reports: dict[str, Report] = {}
+        todo = []
+        for path in subs:
+            previous = None if force else _already_graded(out / _name(path), _hash_of(path, list(config.student_files)),
+                                                          bundle.hash)
+            if previous is not None:
+                reports[_name(path)] = previous
+            else:
+                todo.append(path)
+        log.info("%d submission(s): %d to grade, %d already graded with this bundle", len(subs), len(todo),
+                 len(reports))
+        progress = Progress(len(todo))
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            futures = {pool.submit(_grade_one, p, bundle_path, out, unsandboxed, config, rubric, bundle.hash): p
+                       for p in todo}
+            for future in as_completed(futures):
+                path = futures[future]
+                report = future.result()
+                write_reports(report, out / _name(path))
+                reports[_name(path)] = report
+                progress.step(path.name)
+    ordered = [reports[k] for k in sorted(reports)]
+    paths = write_class_summary(ordered, out, rubric_items=[(i.id, i.title, i.points) for i in rubric.items])
+    bad = [r for r in ordered if r.status != "graded"]
+    for r in bad:
+        log.warning("%s: %s", r.submission, r.status)
+    log.info("class summary: %s; gradebook: %s", paths.get("summary.html", out / "summary.html"),
+             paths.get("gradebook.csv", out / "gradebook.csv"))
+    return 1 if bad else 0

@@ -1,0 +1,200 @@
+"""Generate `student_template/<name>/` and `solutions/<name>/` from `assignments/<name>/`.
+
+The pipeline is: read every source file -> split it (tags.py / notebook_tags.py) ->
+hold both trees in memory -> only when every file of every assignment split cleanly,
+swap the new trees in. A failed build therefore writes nothing.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from .notebook_tags import split_notebook
+from .tags import TagError, split_text
+
+log = logging.getLogger(__name__)
+
+TEXT_KINDS = {".py": "python", ".yaml": "yaml", ".yml": "yaml", ".toml": "yaml", ".cfg": "yaml",
+              ".sh": "yaml", ".md": "markdown"}
+TREES = ("student_template", "solutions")
+
+
+class BuildError(Exception):
+    """One or more tagging mistakes; nothing was written."""
+
+    def __init__(self, errors: list[TagError]):
+        self.errors = errors
+        super().__init__("\n".join(str(e) for e in errors))
+
+
+@dataclass
+class BuiltAssignment:
+    """Both generated trees of one assignment, in memory: relative path -> bytes."""
+
+    name: str
+    student: dict[str, bytes] = field(default_factory=dict)
+    solution: dict[str, bytes] = field(default_factory=dict)
+    secret: set[str] = field(default_factory=set)
+
+
+def is_hidden(rel: PurePosixPath) -> bool:
+    return "hidden" in rel.parts
+
+
+def is_ignored(rel: PurePosixPath) -> bool:
+    return any(part.startswith((".", "_")) and part != "__init__.py" for part in rel.parts)
+
+
+def source_files(folder: Path) -> list[PurePosixPath]:
+    files = []
+    for path in sorted(folder.rglob("*")):
+        rel = PurePosixPath(path.relative_to(folder).as_posix())
+        if path.is_file() and not is_ignored(rel):
+            files.append(rel)
+    return files
+
+
+def build_assignment(folder: Path, root: Path | None = None) -> BuiltAssignment:
+    """Split every file of one assignment; collect all tag errors before failing."""
+    built = BuiltAssignment(folder.name)
+    errors: list[TagError] = []
+    shown = folder.relative_to(root) if root and folder.is_relative_to(root) else folder
+    for rel in source_files(folder):
+        data = (folder / rel).read_bytes()
+        where = f"{shown}/{rel}"
+        try:
+            student, solution, secret = split_file(rel, data, where)
+        except TagError as exc:
+            errors.append(exc)
+            continue
+        built.solution[str(rel)] = solution
+        built.secret |= secret
+        if is_hidden(rel):
+            text = data.decode("utf-8", errors="replace")
+            built.secret |= {ln.strip() for ln in text.split("\n") if len(ln.strip()) >= 12}
+        else:
+            built.student[str(rel)] = student
+    if errors:
+        raise BuildError(errors)
+    public = set()
+    for rel, data in built.student.items():
+        if Path(rel).suffix in TEXT_KINDS or rel.endswith(".ipynb"):
+            public |= {ln.strip() for ln in data.decode("utf-8", errors="replace").split("\n")}
+    built.secret -= public
+    return built
+
+
+def split_file(rel: PurePosixPath, data: bytes, where: str) -> tuple[bytes, bytes, frozenset[str]]:
+    if rel.suffix == ".ipynb":
+        student, solution, secret = split_notebook(data.decode("utf-8"), where)
+        return student.encode(), solution.encode(), secret
+    kind = TEXT_KINDS.get(rel.suffix)
+    if kind is None:
+        return data, data, frozenset()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise TagError(where, None, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    split = split_text(text, kind, where)
+    return split.student.encode(), split.solution.encode(), split.secret
+
+
+def assignment_folders(root: Path, names: list[str] | None = None) -> list[Path]:
+    base = root / "assignments"
+    folders = sorted(p for p in base.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
+    if names:
+        known = {p.name: p for p in folders}
+        missing = [n for n in names if n not in known]
+        if missing:
+            raise SystemExit(f"unknown assignment {missing[0]!r}; known: {', '.join(known) or '(none)'}")
+        folders = [known[n] for n in names]
+    return folders
+
+
+def build_all(root: Path, names: list[str] | None = None) -> list[BuiltAssignment]:
+    built, errors = [], []
+    for folder in assignment_folders(root, names):
+        try:
+            built.append(build_assignment(folder, root))
+        except BuildError as exc:
+            errors.extend(exc.errors)
+    if errors:
+        raise BuildError(errors)
+    return built
+
+
+def _tree_files(built: BuiltAssignment, tree: str) -> dict[str, bytes]:
+    return built.student if tree == "student_template" else built.solution
+
+
+def write_trees(root: Path, built: list[BuiltAssignment]) -> None:
+    """Swap in the new trees: stage everything first, then rename, so a failure mid-way
+    leaves either the old or the new tree in place, never a half-written one."""
+    for tree in TREES:
+        (root / tree).mkdir(exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".build-", dir=root))
+    try:
+        for b in built:
+            for tree in TREES:
+                for rel, data in _tree_files(b, tree).items():
+                    path = staging / tree / b.name / rel
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    path.write_bytes(data)
+        for b in built:
+            for tree in TREES:
+                target = root / tree / b.name
+                old = staging / f"old-{tree}-{b.name}"
+                if target.exists():
+                    os.replace(target, old)
+                os.replace(staging / tree / b.name, target)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def stale_files(root: Path, built: list[BuiltAssignment]) -> list[str]:
+    """Files whose committed bytes differ from a fresh build (missing, changed or extra)."""
+    stale = []
+    for b in built:
+        for tree in TREES:
+            want = _tree_files(b, tree)
+            folder = root / tree / b.name
+            have = {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()} \
+                if folder.exists() else set()
+            have = {h for h in have if not is_ignored(PurePosixPath(h))}
+            for rel in sorted(set(want) | have):
+                path = f"{tree}/{b.name}/{rel}"
+                if rel not in have:
+                    stale.append(f"{path} (missing)")
+                elif rel not in want:
+                    stale.append(f"{path} (not generated by the build; remove it)")
+                elif (folder / rel).read_bytes() != want[rel]:
+                    stale.append(f"{path} (differs)")
+    return stale
+
+
+def build(root: Path, names: list[str] | None = None, check: bool = False) -> int:
+    """`tasks.py build [--check] [NAME...]`: 0 on success, 1 on stale trees or tag errors."""
+    try:
+        built = build_all(root, names)
+    except BuildError as exc:
+        for error in exc.errors:
+            log.error("%s", error)
+        log.error("build failed: %d tag error(s); nothing was written", len(exc.errors))
+        return 1
+    if check:
+        stale = stale_files(root, built)
+        for line in stale:
+            log.error("stale: %s", line)
+        if stale:
+            log.error("the committed trees drift from assignments/: run 'python tasks.py build' and commit")
+            return 1
+        log.info("generated trees are in sync (%d assignment(s))", len(built))
+        return 0
+    write_trees(root, built)
+    for b in built:
+        log.info("built %s: %d student files, %d solution files", b.name, len(b.student), len(b.solution))
+    return 0

@@ -1,0 +1,106 @@
+"""The `grade` console script.
+
+    grade --local [DIR]                                   a student, in their copy of the template
+    grade submission PATH --autograder ZIP --out DIR      one submission, officially
+    grade batch DIR --autograder ZIP --out DIR --jobs N   a whole class
+    grade manual export OUT_DIR --to sheet.csv            free-text answers for human graders
+    grade manual import OUT_DIR --from sheet.csv          merge their points into the reports
+"""
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+from . import sandbox
+
+
+def _refuse_unsandboxed(allow: bool) -> bool:
+    """Official commands need the sandbox; returns True to run unsandboxed (recorded in reports)."""
+    if sandbox.sandbox_available():
+        return False
+    if not allow:
+        raise SystemExit("no sandbox here (needs Linux, root and bubblewrap: apt-get install bubblewrap). "
+                         "Official grading refuses to run student code unsandboxed; pass --allow-unsandboxed "
+                         "to grade anyway (the reports will say so).")
+    return True
+
+
+def cmd_local(args) -> int:
+    from .pipeline import grade_local
+    from .report import render_terminal, write_reports
+
+    folder = Path(args.local).resolve()
+    report = grade_local(folder)
+    paths = write_reports(report, folder / "grade-report")
+    print(render_terminal(report, paths.get("report.html")))
+    return 0
+
+
+def cmd_submission(args) -> int:
+    from .pipeline import grade_submission
+    from .report import render_terminal, write_reports
+
+    unsandboxed = _refuse_unsandboxed(args.allow_unsandboxed)
+    report = grade_submission(Path(args.path), Path(args.autograder), unsandboxed=unsandboxed)
+    paths = write_reports(report, Path(args.out))
+    print(render_terminal(report, paths.get("report.html")))
+    return 0 if report.status == "graded" else 1
+
+
+def cmd_batch(args) -> int:
+    from .batch import grade_batch
+
+    unsandboxed = _refuse_unsandboxed(args.allow_unsandboxed)
+    return grade_batch(Path(args.dir), Path(args.autograder), Path(args.out), jobs=args.jobs, force=args.force,
+                       unsandboxed=unsandboxed)
+
+
+def cmd_manual(args) -> int:
+    from .manual import export_sheet, import_sheet
+
+    if args.action == "export":
+        return export_sheet(Path(args.out_dir), Path(args.sheet))
+    return import_sheet(Path(args.out_dir), Path(args.sheet))
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="grade", description="Grade linear/recurrent attention assignments.")
+    p.add_argument("--local", nargs="?", const=".", metavar="DIR",
+                   help="grade your own work (public tests and answers only; unofficial)")
+    p.add_argument("-v", "--verbose", action="store_true")
+    sub = p.add_subparsers(dest="command")
+    s = sub.add_parser("submission", help="grade one submission (folder or .zip)")
+    s.add_argument("path")
+    s.add_argument("--autograder", required=True, help="dist/<name>-autograder.zip")
+    s.add_argument("--out", required=True)
+    s.add_argument("--allow-unsandboxed", action="store_true")
+    b = sub.add_parser("batch", help="grade every submission in a folder")
+    b.add_argument("dir")
+    b.add_argument("--autograder", required=True)
+    b.add_argument("--out", required=True)
+    b.add_argument("--jobs", type=int, default=1)
+    b.add_argument("--force", action="store_true", help="regrade submissions already graded")
+    b.add_argument("--allow-unsandboxed", action="store_true")
+    m = sub.add_parser("manual", help="export/import the sheet for hand-graded items")
+    m.add_argument("action", choices=["export", "import"])
+    m.add_argument("out_dir", help="the batch output folder")
+    m.add_argument("sheet", help="the CSV sheet to write (export) or read (import)")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO, format="%(levelname)s %(message)s")
+    if args.local is not None:
+        return cmd_local(args)
+    handlers = {"submission": cmd_submission, "batch": cmd_batch, "manual": cmd_manual}
+    if args.command not in handlers:
+        parser().print_help()
+        return 2
+    return handlers[args.command](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

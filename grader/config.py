@@ -1,0 +1,170 @@
+"""assignment.yaml and rubric.yaml, loaded once into frozen dataclasses.
+
+Unknown keys, wrong types, duplicate ids and points that do not add up are rejected
+here, with the file and the key named, so nothing later has to second-guess them.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import MISSING, dataclass, fields
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+ID = re.compile(r"^[a-z0-9_]+$")
+
+
+class ConfigError(Exception):
+    """A configuration file is wrong; the message names the file and the key."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    cell_timeout_s: float = 120.0
+    notebook_timeout_s: float = 600.0
+    checks_timeout_s: float = 180.0
+    case_timeout_s: float = 30.0
+    memory_mb: int = 4096
+
+
+@dataclass(frozen=True)
+class Baseline:
+    passed: int
+    failed: int
+
+
+@dataclass(frozen=True)
+class AssignmentConfig:
+    name: str
+    title: str
+    notebook: str
+    student_files: tuple[str, ...]
+    modules: tuple[str, ...]
+    public_tests: str
+    baseline: Baseline
+    limits: Limits = Limits()
+
+
+@dataclass(frozen=True)
+class RubricItem:
+    id: str
+    title: str
+    points: float
+    checks: tuple[str, ...] = ()
+    tests: tuple[str, ...] = ()
+    cells: tuple[str, ...] = ()
+    answers: tuple[str, ...] = ()
+    manual: tuple[str, ...] = ()
+    figures: int = 0
+    partial: bool = False
+
+    @property
+    def kind(self) -> str:
+        for kind in ("checks", "cells", "answers", "manual"):
+            if getattr(self, kind):
+                return kind
+        return "tests"
+
+
+@dataclass(frozen=True)
+class Rubric:
+    items: tuple[RubricItem, ...]
+    total: float
+
+    def item(self, item_id: str) -> RubricItem:
+        return next(i for i in self.items if i.id == item_id)
+
+
+def _read_yaml(path: Path) -> dict[str, Any]:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: file not found") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = f":{mark.line + 1}" if mark else ""
+        raise ConfigError(f"{path}{line}: not valid YAML ({getattr(exc, 'problem', exc)})") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected a mapping at the top level")
+    return data
+
+
+def _build(cls, data: Any, where: str):
+    """Construct dataclass ``cls`` from ``data``, rejecting unknown or missing keys."""
+    if not isinstance(data, dict):
+        raise ConfigError(f"{where}: expected a mapping, got {type(data).__name__}")
+    known = {f.name: f for f in fields(cls)}
+    unknown = sorted(set(data) - set(known))
+    if unknown:
+        raise ConfigError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(known)})")
+    values = {}
+    for name, f in known.items():
+        if name not in data:
+            if f.default is MISSING and f.default_factory is MISSING:
+                raise ConfigError(f"{where}: missing key {name!r}")
+            continue
+        value = data[name]
+        hint = str(f.type)
+        if hint.startswith("tuple"):
+            if isinstance(value, str) or not isinstance(value, list):
+                raise ConfigError(f"{where}.{name}: expected a list")
+            value = tuple(str(v) for v in value)
+        elif hint in ("float", "int"):
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise ConfigError(f"{where}.{name}: expected a number, got {value!r}")
+        elif hint == "bool" and not isinstance(value, bool):
+            raise ConfigError(f"{where}.{name}: expected true or false, got {value!r}")
+        elif hint == "str" and not isinstance(value, str):
+            raise ConfigError(f"{where}.{name}: expected text, got {value!r}")
+        values[name] = value
+    return cls(**values)
+
+
+def load_assignment(folder: Path, check_name: bool = True) -> AssignmentConfig:
+    path = folder / "assignment.yaml"
+    data = _read_yaml(path)
+    where = str(path)
+    data = dict(data)
+    data["baseline"] = _build(Baseline, data.get("baseline"), f"{where}: baseline")
+    data["limits"] = _build(Limits, data.get("limits", {}), f"{where}: limits")
+    config = _build(AssignmentConfig, data, where)
+    if check_name and config.name != folder.name:
+        raise ConfigError(f"{where}: name {config.name!r} differs from the folder name {folder.name!r}")
+    return config
+
+
+def load_rubric(folder: Path) -> Rubric:
+    path = folder / "rubric.yaml"
+    data = _read_yaml(path)
+    where = str(path)
+    unknown = sorted(set(data) - {"items", "total"})
+    if unknown:
+        raise ConfigError(f"{where}: unknown key {unknown[0]!r} (known: items, total)")
+    if not isinstance(data.get("items"), list) or not data["items"]:
+        raise ConfigError(f"{where}: 'items' must be a non-empty list")
+    items, seen = [], set()
+    for n, raw in enumerate(data["items"]):
+        item = _build(RubricItem, raw, f"{where}: items[{n}]")
+        iw = f"{where}: item {item.id!r}"
+        if not ID.match(item.id):
+            raise ConfigError(f"{iw}: id must be lower-case letters, digits and _")
+        if item.id in seen:
+            raise ConfigError(f"{iw}: duplicate id")
+        seen.add(item.id)
+        kinds = [k for k in ("checks", "cells", "answers", "manual") if getattr(item, k)]
+        if len(kinds) > 1:
+            raise ConfigError(f"{iw}: has {' and '.join(kinds)}; an item grades one kind of thing")
+        if not kinds and not item.tests:
+            raise ConfigError(f"{iw}: names nothing to grade (add checks, tests, cells, answers or manual)")
+        if item.points <= 0:
+            raise ConfigError(f"{iw}: points must be positive")
+        items.append(item)
+    total = sum(i.points for i in items)
+    if "total" not in data:
+        raise ConfigError(f"{where}: missing key 'total' (the items add up to {total:g})")
+    if isinstance(data["total"], bool) or not isinstance(data["total"], (int, float)):
+        raise ConfigError(f"{where}: total: expected a number, got {data['total']!r}")
+    if abs(total - data["total"]) > 1e-9:
+        raise ConfigError(f"{where}: total is {data['total']:g} but the items add up to {total:g}")
+    return Rubric(tuple(items), float(total))

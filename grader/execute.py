@@ -1,0 +1,199 @@
+"""Prepare a submitted notebook, execute it in the sandbox, read back what happened.
+
+Preparation happens here, in the grader: outputs, execution counts and metadata from the
+submission are dropped (they never award anything); cell tags come from the template, by
+cell id; read-only cells (question, locked) are restored from the template when changed
+or deleted. What comes back from the sandbox is treated as untrusted data.
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import logging
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import sandbox
+from .config import Limits
+from .results import CellOutcome, Figure
+
+log = logging.getLogger(__name__)
+
+RUNNER = Path(__file__).with_name("nbrunner.py")
+READ_ONLY_TAGS = {"question", "locked"}
+MAX_NOTEBOOK_BYTES = 20_000_000
+MAX_FIGURES = 24
+MAX_FIGURE_BYTES = 3_000_000
+B64 = re.compile(r"^[A-Za-z0-9+/=\s]*$")
+
+
+class NotebookError(Exception):
+    """The submitted notebook cannot be read; the message says what to do."""
+
+
+@dataclass(frozen=True)
+class NotebookRun:
+    cells: tuple[CellOutcome, ...]
+    figures: tuple[Figure, ...]
+    status: str
+    notes: tuple[str, ...]
+    seconds: float
+    isolation: tuple[str, ...]
+
+
+def _source(cell: dict) -> str:
+    src = cell.get("source", "")
+    return "".join(src) if isinstance(src, list) else str(src)
+
+
+def read_notebook(text: str, where: str) -> dict:
+    if len(text) > MAX_NOTEBOOK_BYTES:
+        raise NotebookError(f"{where} is larger than {MAX_NOTEBOOK_BYTES // 1_000_000} MB; clear its outputs and resubmit")
+    try:
+        nb = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise NotebookError(f"{where} is not valid notebook JSON (line {exc.lineno}: {exc.msg}); "
+                            "open it in Jupyter, save it again and resubmit") from None
+    if not isinstance(nb, dict) or not isinstance(nb.get("cells"), list):
+        raise NotebookError(f"{where} is not a Jupyter notebook (no list of cells)")
+    return nb
+
+
+def prepare_notebook(submitted: dict, template: dict) -> tuple[dict, list[str]]:
+    """Clean a submitted notebook against its template. Returns (notebook, notes)."""
+    notes: list[str] = []
+    tpl_cells = {c.get("id"): c for c in template["cells"]}
+    clean, seen = [], set()
+    for n, cell in enumerate(submitted["cells"]):
+        if not isinstance(cell, dict) or cell.get("cell_type") not in ("code", "markdown", "raw"):
+            continue
+        cid = str(cell.get("id") or f"student-{n}")
+        if cid in seen:
+            cid = f"{cid}-dup{n}"
+        seen.add(cid)
+        tpl = tpl_cells.get(cid)
+        tags = list(tpl.get("metadata", {}).get("tags", [])) if tpl else []
+        source = _source(cell)
+        if tpl and READ_ONLY_TAGS & set(tags) and source != _source(tpl):
+            notes.append(f"read-only cell {cid} was edited; the original was restored")
+            source = _source(tpl)
+        clean.append({"cell_type": cell["cell_type"], "id": cid, "metadata": {"tags": tags}, "source": source,
+                      **({"outputs": [], "execution_count": None} if cell["cell_type"] == "code" else {})})
+    ids = [c["id"] for c in clean]
+    for pos, tpl in enumerate(template["cells"]):
+        tags = set(tpl.get("metadata", {}).get("tags", []))
+        if tpl.get("id") not in ids and tags & READ_ONLY_TAGS:
+            before = template["cells"][pos - 1].get("id") if pos else None
+            at = ids.index(before) + 1 if before in ids else len(clean)
+            clean.insert(at, {**tpl, "outputs": [], "execution_count": None} if tpl["cell_type"] == "code"
+                         else dict(tpl))
+            ids.insert(at, tpl.get("id"))
+            notes.append(f"read-only cell {tpl.get('id')} was deleted; it was restored from the template")
+    nb = {"cells": clean, "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python",
+                                                      "name": "python3"}},
+          "nbformat": 4, "nbformat_minor": 5}
+    return nb, notes
+
+
+def _figures(executed: dict) -> list[Figure]:
+    figures = []
+    for index, cell in enumerate(executed.get("cells", [])):
+        for output in cell.get("outputs", []) if isinstance(cell, dict) else []:
+            data = output.get("data", {}) if isinstance(output, dict) else {}
+            png = data.get("image/png") if isinstance(data, dict) else None
+            if isinstance(png, list):
+                png = "".join(str(p) for p in png)
+            if not isinstance(png, str) or len(png) > MAX_FIGURE_BYTES or not B64.match(png):
+                continue
+            try:
+                if not base64.b64decode(png, validate=False).startswith(b"\x89PNG"):
+                    continue
+            except (binascii.Error, ValueError):
+                continue
+            figures.append(Figure(index, png.replace("\n", "")))
+            if len(figures) >= MAX_FIGURES:
+                return figures
+    return figures
+
+
+def _read_log(path: Path) -> dict[int, dict]:
+    entries = {}
+    if path.is_file():
+        for raw in path.read_bytes()[:5_000_000].splitlines():
+            try:
+                entry = json.loads(raw)
+                entries[int(entry["index"])] = entry
+            except (ValueError, KeyError, TypeError):
+                continue
+    return entries
+
+
+def execute_notebook(tree: Path, notebook: str, prepared: dict, limits: Limits, *,
+                     unsandboxed: bool = False) -> NotebookRun:
+    """Run ``prepared`` (a clean notebook dict) with ``tree`` as the working directory."""
+    with tempfile.TemporaryDirectory(prefix="lrkit-nb-") as tmp:
+        work = Path(tmp)
+        scratch, out, harness = work / "submission", work / "out", work / "harness"
+        shutil.copytree(tree, scratch, symlinks=False, ignore=shutil.ignore_patterns("__pycache__", "hidden"))
+        out.mkdir()
+        harness.mkdir()
+        shutil.copy(RUNNER, harness / "nbrunner.py")
+        (harness / "input.ipynb").write_text(json.dumps(prepared))
+        for p in (harness, *harness.iterdir()):
+            p.chmod(0o755 if p.is_dir() else 0o644)
+        result = sandbox.run(
+            [sandbox.sandbox_python(), "-I", "/harness/nbrunner.py", "/harness/input.ipynb", "/out",
+             str(limits.cell_timeout_s), "200000"],
+            mounts=[sandbox.Mount(harness, "/harness"), sandbox.Mount(out, "/out", writable=True),
+                    sandbox.Mount(scratch, "/submission", writable=True)],
+            cwd="/submission", env={"LRKIT_GRADING": "1"},
+            limits=sandbox.Limits(wall_s=limits.notebook_timeout_s, memory_mb=limits.memory_mb,
+                                  idle_s=limits.cell_timeout_s + 30), progress_file=out / "cells.jsonl",
+            unsandboxed=unsandboxed)
+        logged = _read_log(out / "cells.jsonl")
+        status = "ok"
+        try:
+            status = str(json.loads((out / "status.json").read_text()).get("status", "ok"))[:300]
+        except (OSError, ValueError, AttributeError):
+            status = "killed"
+        executed = {}
+        try:
+            if (out / "executed.ipynb").stat().st_size < MAX_NOTEBOOK_BYTES:
+                executed = json.loads((out / "executed.ipynb").read_text())
+        except (OSError, ValueError):
+            executed = {}
+    notes = []
+    if result.memory_exceeded:
+        status = "memory"
+        notes.append(f"the notebook used more than {limits.memory_mb} MB and was stopped")
+    elif result.timed_out or result.idle_timed_out or status == "timeout":
+        status = "timeout"
+        notes.append(f"the notebook did not finish: a cell ran longer than {limits.cell_timeout_s:g} s "
+                     f"or the whole notebook longer than {limits.notebook_timeout_s:g} s")
+    elif status not in ("ok",):
+        notes.append(f"the notebook stopped early ({status})")
+    cells, stopped = [], False
+    for index, cell in enumerate(prepared["cells"]):
+        if cell["cell_type"] != "code":
+            continue
+        exercise = next((t.split(":", 1)[1] for t in cell["metadata"].get("tags", [])
+                         if t.startswith("exercise:")), "")
+        entry = logged.get(index)
+        if entry is None:
+            state = "timeout" if not stopped and status in ("timeout", "memory", "killed") else "not_run"
+            stopped = True
+            cells.append(CellOutcome(index, cell["id"], state, exercise))
+            continue
+        cells.append(CellOutcome(index, cell["id"], "ok" if entry.get("status") == "ok" else "error", exercise,
+                                 str(entry.get("ename", ""))[:200], str(entry.get("evalue", ""))[:500],
+                                 float(entry.get("seconds", 0.0) or 0.0)))
+    figures = _figures(executed) if isinstance(executed, dict) else []
+    per_cell: dict[int, int] = {}
+    for f in figures:
+        per_cell[f.cell_index] = per_cell.get(f.cell_index, 0) + 1
+    cells = [CellOutcome(**{**c.__dict__, "figures": per_cell.get(c.index, 0)}) for c in cells]
+    return NotebookRun(tuple(cells), tuple(figures), status, tuple(notes), result.wall_s, result.isolation)

@@ -1,0 +1,249 @@
+"""Grade one submission: the stages, in order, as one visible pipeline.
+
+    open bundle -> unpack submission onto the template -> prepare + execute notebook
+    -> official checks (probe/verdict pairs) -> answers -> score -> Report
+
+`grade_submission` is the official path (sandboxed, hidden checks, full answer key);
+`grade_local` is the student's `grade --local` (public tests, public key, unofficial).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import __version__, sandbox
+from .answers import AnswerFormatError, check_answers, extract_answer_block, load_key, parse_answers
+from .config import AssignmentConfig, Rubric, load_assignment, load_rubric
+from .execute import NotebookError, execute_notebook, prepare_notebook, read_notebook
+from .kitcheck import run_public_tests
+from .probing import run_checks
+from .results import AnswerOutcome, Report
+from .score import Outcomes, score
+from .unpack import SubmissionError, content_hash, unpack_submission
+
+log = logging.getLogger(__name__)
+
+
+class BundleError(Exception):
+    """The autograder bundle is missing, damaged or not a bundle."""
+
+
+@dataclass(frozen=True)
+class Bundle:
+    solution: Path
+    template: Path
+    config: AssignmentConfig
+    rubric: Rubric
+    hash: str
+
+
+def open_bundle(path: Path, into: Path) -> Bundle:
+    """Open an autograder zip (or an unpacked bundle folder) and verify its manifest."""
+    path = Path(path)
+    if path.is_file():
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        try:
+            with zipfile.ZipFile(path) as zf:
+                for info in zf.infolist():
+                    if info.filename.startswith("/") or ".." in Path(info.filename).parts:
+                        raise BundleError(f"{path}: entry {info.filename!r} escapes the bundle")
+                zf.extractall(into)
+        except zipfile.BadZipFile:
+            raise BundleError(f"{path} is not a zip file; use dist/<name>-autograder.zip from 'tasks.py release'")
+        root = into
+        _verify_manifest(root, path)
+    elif path.is_dir():
+        root = path
+        digest = hashlib.sha256("".join(sorted(
+            f"{p.relative_to(root)}:{hashlib.sha256(p.read_bytes()).hexdigest()}"
+            for p in root.rglob("*") if p.is_file())).encode()).hexdigest()
+    else:
+        raise BundleError(f"{path} does not exist; build it with 'python tasks.py release'")
+    solution, template = root / "solution", root / "template"
+    if not (solution / "assignment.yaml").is_file() or not template.is_dir():
+        raise BundleError(f"{path} is not an autograder bundle (no solution/assignment.yaml or template/)")
+    return Bundle(solution, template, load_assignment(solution, check_name=False), load_rubric(solution), digest)
+
+
+def _verify_manifest(root: Path, where: Path) -> None:
+    manifest = root / "MANIFEST.sha256"
+    if not manifest.is_file():
+        raise BundleError(f"{where} has no MANIFEST.sha256; rebuild it with 'python tasks.py release'")
+    for line in manifest.read_text().splitlines():
+        digest, _, name = line.partition("  ")
+        file = root / name
+        if not file.is_file() or hashlib.sha256(file.read_bytes()).hexdigest() != digest:
+            raise BundleError(f"{where}: {name} does not match MANIFEST.sha256 (damaged bundle?)")
+
+
+def environment() -> dict[str, str]:
+    import numpy
+    import torch
+
+    return {"lrkit": __version__, "python": platform.python_version(), "torch": torch.__version__,
+            "numpy": numpy.__version__, "platform": platform.platform(terse=True), "seed": "fixed per case"}
+
+
+def _assemble(submission: Path, template: Path, config: AssignmentConfig, work: Path) -> tuple[Path, list[str]]:
+    """Template tree + the student's allowed files on top; returns (tree, notes)."""
+    unpacked = unpack_submission(submission, work / "unpacked", allowed=list(config.student_files))
+    tree = work / "tree"
+    shutil.copytree(template, tree)
+    for rel in unpacked.files:
+        target = tree / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(unpacked.root / rel, target)
+    notes = list(unpacked.notes)
+    if not unpacked.files:
+        notes.append("the submission contains none of the files this assignment grades ("
+                     + ", ".join(config.student_files) + "); the untouched template was graded")
+    return tree, notes
+
+
+def _answers(nb: dict, key: dict, rubric: Rubric, official: bool, where: str) -> tuple[dict, list[str]]:
+    """Parse every `answers` cell and free-text answer cell; judge against ``key``."""
+    given: dict[str, str] = {}
+    free: dict[str, str] = {}
+    notes: list[str] = []
+    for n, cell in enumerate(nb["cells"]):
+        tags = cell.get("metadata", {}).get("tags", [])
+        source = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+        if "answers" in tags:
+            block = extract_answer_block(source)
+            try:
+                given.update(parse_answers(block or "", f"{where} cell {n}"))
+            except AnswerFormatError as exc:
+                notes.append(str(exc))
+        for tag in tags:
+            if tag.startswith("answer:"):
+                body = source.split("\n", 1)[1] if "\n" in source else ""
+                body = body.replace("_Type your answer here._", "").strip()
+                free[tag.split(":", 1)[1]] = body
+    outcomes: dict[str, AnswerOutcome] = {}
+    for item in rubric.items:
+        for answer_id in item.answers:
+            if answer_id in key:
+                outcomes[answer_id] = check_answers(key, given, [answer_id])[0]
+            else:
+                outcomes[answer_id] = AnswerOutcome(answer_id, "unchecked", given.get(answer_id, ""),
+                                                    "checked by the official grader")
+        for answer_id in item.manual:
+            text = free.get(answer_id)
+            status = "missing" if text is None else "blank" if not text else "unchecked"
+            outcomes[answer_id] = AnswerOutcome(answer_id, status, (text or "")[:2000])
+    return outcomes, notes
+
+
+def _exercise_cells(template_nb: dict) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for cell in template_nb["cells"]:
+        if cell.get("cell_type") != "code":
+            continue
+        for tag in cell.get("metadata", {}).get("tags", []):
+            if tag.startswith("exercise:"):
+                counts[tag[9:]] = counts.get(tag[9:], 0) + 1
+    return counts
+
+
+def _grade_tree(tree: Path, template: Path, config: AssignmentConfig, rubric: Rubric, *, key: dict,
+                checks_from: Path | None, unsandboxed: bool, run_tests: bool) -> dict:
+    """The stages shared by the official and the local path; returns Report fields."""
+    timings, notes = {}, []
+    nb_path = tree / config.notebook
+    template_nb = json.loads((template / config.notebook).read_text())
+    submitted = read_notebook(nb_path.read_text(encoding="utf-8", errors="replace"), config.notebook)
+    prepared, prep_notes = prepare_notebook(submitted, template_nb)
+    notes += prep_notes
+    started = time.perf_counter()
+    run = execute_notebook(tree, config.notebook, prepared, config.limits, unsandboxed=unsandboxed)
+    timings["notebook_s"] = round(time.perf_counter() - started, 2)
+    notes += run.notes
+    started = time.perf_counter()
+    cases, isolation = (), run.isolation
+    if checks_from is not None:
+        check_run = run_checks(checks_from, tree, unsandboxed=unsandboxed, config=config)
+        cases, isolation = check_run.outcomes, check_run.isolation or isolation
+        notes += check_run.notes
+    tests = run_public_tests(tree, config.public_tests).outcomes if run_tests else None
+    timings["checks_s"] = round(time.perf_counter() - started, 2)
+    answers, answer_notes = _answers(prepared, key, rubric, checks_from is not None, config.notebook)
+    notes += answer_notes
+    outcomes = Outcomes(cases=cases, cells=run.cells, answers=answers, tests=tests,
+                        checks_run=checks_from is not None, exercise_cells=_exercise_cells(template_nb))
+    items, total = score(rubric, outcomes)
+    status = "timeout" if run.status == "timeout" and not any(c.status == "ok" for c in run.cells) else "graded"
+    return {"items": items, "score": total, "cells": run.cells, "figures": run.figures, "notes": tuple(notes),
+            "isolation": isolation, "timings": timings, "status": status}
+
+
+def _failed_report(config: AssignmentConfig, rubric: Rubric, name: str, status: str, message: str,
+                   official: bool, bundle_hash: str = "", submission_hash: str = "") -> Report:
+    from .results import ItemResult
+
+    items = tuple(ItemResult(i.id, i.title, 0.0, i.points, "failed", i.kind, hidden=i.kind == "checks",
+                             messages=(message,)) for i in rubric.items)
+    return Report(config.name, name, status, 0.0, rubric.total, items, official, notes=(message,),
+                  environment=environment(), submission_hash=submission_hash, bundle_hash=bundle_hash)
+
+
+def grade_submission(submission: Path, bundle_path: Path, *, unsandboxed: bool = False,
+                     name: str | None = None) -> Report:
+    """Official grading of one submission (a folder or a .zip) against an autograder bundle."""
+    submission = Path(submission)
+    name = name or submission.name.removesuffix(".zip")
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="lrkit-grade-") as tmp:
+        work = Path(tmp)
+        bundle = open_bundle(Path(bundle_path), work / "bundle")
+        config, rubric = bundle.config, bundle.rubric
+        try:
+            tree, notes = _assemble(submission, bundle.template, config, work)
+            sub_hash = content_hash(work / "unpacked")
+        except SubmissionError as exc:
+            return _failed_report(config, rubric, name, "invalid", str(exc), True, bundle.hash)
+        key = load_key(bundle.solution / "answer_key.yaml") if (bundle.solution / "answer_key.yaml").is_file() else {}
+        try:
+            fields = _grade_tree(tree, bundle.template, config, rubric, key=key, checks_from=bundle.solution,
+                                 unsandboxed=unsandboxed, run_tests=False)
+        except NotebookError as exc:
+            return _failed_report(config, rubric, name, "invalid", str(exc), True, bundle.hash, sub_hash)
+    fields["notes"] = tuple(notes) + fields["notes"]
+    if unsandboxed:
+        fields["notes"] += ("graded WITHOUT a sandbox (--allow-unsandboxed): not an official grade",)
+    fields["timings"]["total_s"] = round(time.perf_counter() - started, 2)
+    return Report(config.name, name, max_score=rubric.total, official=not unsandboxed,
+                  environment=environment(), submission_hash=sub_hash, bundle_hash=bundle.hash, **fields)
+
+
+def grade_local(folder: Path) -> Report:
+    """`grade --local`: a student's own copy of the template; public material only, unofficial."""
+    folder = Path(folder).resolve()
+    if not (folder / "assignment.yaml").is_file():
+        raise SystemExit(f"{folder} has no assignment.yaml; run 'grade --local' inside your assignment folder "
+                         "(the one holding the notebook)")
+    config, rubric = load_assignment(folder, check_name=False), load_rubric(folder)
+    key = load_key(folder / "answer_key.yaml") if (folder / "answer_key.yaml").is_file() else {}
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="lrkit-local-") as tmp:
+        tree = Path(tmp) / "tree"
+        shutil.copytree(folder, tree, ignore=shutil.ignore_patterns("__pycache__", "grade-report", ".*"))
+        fields = _grade_tree(tree, folder, config, rubric, key=key, checks_from=None,
+                             unsandboxed=not sandbox.sandbox_available(), run_tests=True)
+    fields["notes"] += ("local run: public tests and public answers only; hidden items are graded "
+                        "by the official grader",)
+    fields["timings"]["total_s"] = round(time.perf_counter() - started, 2)
+    official_isolation = "bwrap" in fields["isolation"]
+    if not official_isolation:
+        fields["notes"] += ("unofficial: not sandboxed",)
+    return Report(config.name, folder.name, max_score=rubric.total, official=False,
+                  environment=environment(), submission_hash=content_hash(folder), **fields)

@@ -1,0 +1,119 @@
+"""Scoring: a pure function from outcomes and rubric to item results.
+
+Official items are scored from what the grader itself judged (check cases, notebook cell
+outcomes it recorded, answers it parsed). Public pytest results only feed the local,
+unofficial score. Manual items wait for `grade manual import`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from .config import Rubric, RubricItem
+from .results import AnswerOutcome, CaseOutcome, CellOutcome, ItemResult
+
+MAX_MESSAGES = 6
+
+
+@dataclass(frozen=True)
+class Outcomes:
+    """Everything scoring looks at, gathered by the pipeline."""
+
+    cases: tuple[CaseOutcome, ...] = ()
+    cells: tuple[CellOutcome, ...] = ()
+    answers: Mapping[str, AnswerOutcome] = field(default_factory=dict)
+    tests: Mapping[str, bool] | None = None  # public pytest outcomes (local mode only)
+    manual: Mapping[str, float] = field(default_factory=dict)  # item id -> points given by a person
+    checks_run: bool = True  # False in local mode: hidden checks are not available
+    exercise_cells: Mapping[str, int] = field(default_factory=dict)  # exercise id -> cells in the template
+
+
+def _award(item: RubricItem, passed: int, total: int, messages: list[str], kind: str) -> ItemResult:
+    if total == 0:
+        return ItemResult(item.id, item.title, 0.0, item.points, "failed", kind,
+                          messages=tuple(messages or ["nothing was found to grade for this item"]))
+    if passed == total:
+        return ItemResult(item.id, item.title, item.points, item.points, "passed", kind)
+    points = round(item.points * passed / total, 4) if item.partial else 0.0
+    status = "partial" if points > 0 else "failed"
+    if len(messages) > MAX_MESSAGES:
+        messages = messages[:MAX_MESSAGES] + [f"... and {len(messages) - MAX_MESSAGES} more failing case(s)"]
+    return ItemResult(item.id, item.title, points, item.points, status, kind, messages=tuple(messages))
+
+
+def score_checks(item: RubricItem, outcomes: Outcomes) -> ItemResult:
+    if not outcomes.checks_run:
+        if outcomes.tests is not None and item.tests:
+            return score_tests(item, outcomes)
+        return ItemResult(item.id, item.title, 0.0, item.points, "hidden", "checks", hidden=True,
+                          messages=("checked by the official grader with hidden tests",))
+    cases = [c for c in outcomes.cases if c.check in item.checks]
+    failed = [c.message for c in cases if not c.passed]
+    result = _award(item, len(cases) - len(failed), len(cases), failed, "checks")
+    return ItemResult(**{**result.__dict__, "hidden": True})
+
+
+def score_tests(item: RubricItem, outcomes: Outcomes) -> ItemResult:
+    tests = outcomes.tests or {}
+    failed = [f"public test {t} failed (run: pytest -k {t})" if t in tests else f"public test {t} did not run"
+              for t in item.tests if not tests.get(t)]
+    return _award(item, len(item.tests) - len(failed), len(item.tests), failed, "tests")
+
+
+def score_cells(item: RubricItem, outcomes: Outcomes) -> ItemResult:
+    messages, passed, total, figures = [], 0, 0, 0
+    for exercise in item.cells:
+        cells = [c for c in outcomes.cells if c.exercise == exercise]
+        expected = outcomes.exercise_cells.get(exercise, len(cells))
+        total += max(expected, 1)
+        if len(cells) < expected:
+            messages.append(f"exercise {exercise}: {expected - len(cells)} of its cells are missing from the notebook")
+        for cell in cells:
+            figures += cell.figures
+            if cell.status == "ok":
+                passed += 1
+            elif cell.status == "error":
+                messages.append(f"exercise {exercise}, cell {cell.index}: raised {cell.ename}: {cell.evalue[:200]}")
+            elif cell.status == "timeout":
+                messages.append(f"exercise {exercise}, cell {cell.index}: timed out")
+            else:
+                messages.append(f"exercise {exercise}, cell {cell.index}: not run (an earlier cell stopped the notebook)")
+    if passed == total and figures < item.figures:
+        messages.append(f"expected at least {item.figures} figure(s) from these cells, found {figures}")
+        passed -= 1
+    return _award(item, max(passed, 0), total, messages, "cells")
+
+
+def score_answers(item: RubricItem, outcomes: Outcomes) -> ItemResult:
+    results = [outcomes.answers.get(a) or AnswerOutcome(a, "missing", message=f"no answer '{a}' found")
+               for a in item.answers]
+    if any(r.status == "unchecked" for r in results):
+        return ItemResult(item.id, item.title, 0.0, item.points, "hidden", "answers", hidden=True,
+                          messages=tuple(r.message for r in results if r.message))
+    failed = [f"{r.id}: {r.message}" if r.message else f"{r.id}: {r.status}" for r in results
+              if r.status != "correct"]
+    return _award(item, len(results) - len(failed), len(results), failed, "answers")
+
+
+def score_manual(item: RubricItem, outcomes: Outcomes) -> ItemResult:
+    blank = [a for a in item.manual if (outcomes.answers.get(a) or AnswerOutcome(a, "missing")).status
+             in ("blank", "missing")]
+    if item.id in outcomes.manual:
+        points = min(max(float(outcomes.manual[item.id]), 0.0), item.points)
+        status = "passed" if points == item.points else "partial" if points > 0 else "failed"
+        return ItemResult(item.id, item.title, points, item.points, status, "manual", messages=("graded by hand",))
+    if blank:
+        return ItemResult(item.id, item.title, 0.0, item.points, "failed", "manual",
+                          messages=tuple(f"answer {a} is blank" for a in blank))
+    given = [(outcomes.answers.get(a) or AnswerOutcome(a, "missing")).given for a in item.manual]
+    return ItemResult(item.id, item.title, 0.0, item.points, "manual", "manual",
+                      messages=("awaiting a grader's reading",) + tuple(f"answer: {g[:1500]}" for g in given))
+
+
+SCORERS = {"checks": score_checks, "tests": score_tests, "cells": score_cells, "answers": score_answers,
+           "manual": score_manual}
+
+
+def score(rubric: Rubric, outcomes: Outcomes) -> tuple[tuple[ItemResult, ...], float]:
+    items = tuple(SCORERS[item.kind](item, outcomes) for item in rubric.items)
+    return items, round(sum(i.points for i in items), 4)

@@ -1,0 +1,127 @@
+"""Class summary for a batch: gradebook.csv and summary.html with two embedded figures.
+
+Figures are drawn with matplotlib's Agg canvas (no pyplot, no global state) at a fixed
+size, and saved without the Software tag, so the same reports give the same PNG bytes.
+"""
+from __future__ import annotations
+
+import base64
+import csv
+import io
+import statistics
+from pathlib import Path
+from typing import Any, Sequence
+
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from .report import fmt_points, gradebook_row, render_html_template, write_atomic
+from .results import Report
+
+STATUSES = ("graded", "timeout", "crashed", "invalid")
+FIGSIZE = (6.4, 3.6)
+DPI = 100
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def write_class_summary(reports: list[Report], out_dir: Path, *,
+                        rubric_items: list[tuple[str, str, float]] | None = None) -> dict[str, Path]:
+    """Write gradebook.csv and summary.html into ``out_dir``; returns their paths.
+
+    ``rubric_items`` ((id, title, points) in rubric order) fixes the item columns, so a
+    batch in which every submission crashed still has them; without it the columns are
+    the item ids in order of first appearance.
+    """
+    out_dir = Path(out_dir)
+    reports = sorted(reports, key=lambda r: r.submission)
+    items = list(rubric_items) if rubric_items is not None else _items_seen(reports)
+    gradebook = _gradebook_csv(reports, [i[0] for i in items])
+    html = render_html_template("summary.html.j2", **_summary_context(reports, items))
+    paths = {"gradebook": out_dir / "gradebook.csv", "summary": out_dir / "summary.html"}
+    write_atomic({paths["gradebook"]: gradebook, paths["summary"]: html})
+    return paths
+
+
+def _items_seen(reports: Sequence[Report]) -> list[tuple[str, str, float]]:
+    seen: dict[str, tuple[str, str, float]] = {}
+    for report in reports:
+        for item in report.items:
+            seen.setdefault(item.id, (item.id, item.title, item.max_points))
+    return list(seen.values())
+
+
+def _csv_text(value: Any) -> str:
+    """A cell value; strings that a spreadsheet would run as a formula get a leading quote."""
+    if isinstance(value, float | int) and not isinstance(value, bool):
+        return fmt_points(value)
+    text = str(value)
+    return "'" + text if text.startswith(_FORMULA_START) else text
+
+
+def _gradebook_csv(reports: Sequence[Report], item_ids: list[str]) -> str:
+    columns = ["submission", "status", "score", "max_score", *item_ids]
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(columns)
+    for report in reports:
+        row = gradebook_row(report)
+        writer.writerow([_csv_text(row[c]) if c in row else "" for c in columns])
+    return buf.getvalue()
+
+
+def _full_marks(report: Report, item_id: str) -> bool:
+    return any(i.id == item_id and i.max_points > 0 and i.points >= i.max_points for i in report.items)
+
+
+def _summary_context(reports: Sequence[Report], items: list[tuple[str, str, float]]) -> dict[str, Any]:
+    scores = [r.score for r in reports]
+    max_score = max((r.max_score for r in reports), default=sum(p for _, _, p in items))
+    rates = [(item_id, title, points, sum(_full_marks(r, item_id) for r in reports) / len(reports) if reports else 0.0)
+             for item_id, title, points in items]
+    counts = {s: sum(r.status == s for r in reports) for s in STATUSES}
+    return {
+        "n": len(reports),
+        "counts": counts,
+        "mean": statistics.fmean(scores) if scores else None,
+        "median": statistics.median(scores) if scores else None,
+        "max_score": max_score,
+        "rates": rates,
+        "reports": reports,
+        "histogram_png": _png(_histogram(scores, max_score)) if reports else "",
+        "pass_rate_png": _png(_pass_rates(rates)) if reports and rates else "",
+    }
+
+
+def _histogram(scores: list[float], max_score: float) -> Figure:
+    fig = Figure(figsize=FIGSIZE, dpi=DPI)
+    ax = fig.add_subplot()
+    top = max(max_score, max(scores), 1.0)
+    bins = min(20, max(1, int(round(top))))
+    ax.hist(scores, bins=bins, range=(0, top), color="#4c72b0", edgecolor="white")
+    ax.set_xlabel(f"score (out of {fmt_points(max_score)})")
+    ax.set_ylabel("submissions")
+    ax.set_title(f"Score distribution, {len(scores)} submissions")
+    ax.yaxis.get_major_locator().set_params(integer=True)
+    fig.tight_layout()
+    return fig
+
+
+def _pass_rates(rates: list[tuple[str, str, float, float]]) -> Figure:
+    fig = Figure(figsize=(FIGSIZE[0], max(FIGSIZE[1], 0.35 * len(rates) + 1.2)), dpi=DPI)
+    ax = fig.add_subplot()
+    ids = [r[0] for r in rates][::-1]
+    values = [100 * r[3] for r in rates][::-1]
+    ax.barh(ids, values, color="#55a868")
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("submissions with full marks (%)")
+    ax.set_title("Per-item pass rate")
+    fig.tight_layout()
+    return fig
+
+
+def _png(fig: Figure) -> str:
+    """Base64 PNG of ``fig``; no Software tag and no timestamp, so bytes are stable."""
+    FigureCanvasAgg(fig)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=DPI, metadata={"Software": None})
+    return base64.b64encode(buf.getvalue()).decode("ascii")

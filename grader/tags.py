@@ -1,0 +1,176 @@
+"""The tag syntax: one pure transform from a tagged source text to its two versions.
+
+``split_text(text, kind, where)`` returns ``Split(student, solution, secret)``; the
+notebook layer (`notebook_tags`) applies it cell by cell. Every mistake raises a
+`TagError` that names the file, the line and (for notebooks) the cell. See docs/tags.md.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+Kind = Literal["python", "yaml", "markdown"]
+
+WORDS = ("SOLUTION", "STUB", "HIDDEN")
+_LEADER = r"(?:#|<!--)"
+MARKER = re.compile(rf"^(?P<indent>[ \t]*){_LEADER}\s*(?P<edge>BEGIN|END)\s+(?P<word>[A-Z]+)\s*(?:-->)?\s*$")
+# A near-miss marker: BEGIN/END in any case followed by one word ("# begin solution") or by something
+# starting like a marker word ("# BEGIN SOLUTION (fast)"); "# End of the loop" is an ordinary comment.
+LOOKS_LIKE_MARKER = re.compile(rf"^[ \t]*{_LEADER}\s*(?:begin|end)(?![a-z])[\s_-]*(?:\w*\W*$|solu|stub|hidd)",
+                               re.IGNORECASE)
+ONE_LINE = re.compile(r"^(?P<body>.*?\S)\s*#\s*SOLUTION\s*$")
+PY_ASSIGN = re.compile(r"^(?P<lhs>[ \t]*[A-Za-z_][\w\.\[\]'\", ]*?)\s*=(?!=)")
+YAML_KEY = re.compile(r"^(?P<key>[ \t]*(?:- )?[\w.\-]+:)")
+DEF = re.compile(r"^(?P<indent>[ \t]*)(?:async\s+)?def\s+(?P<name>\w+)")
+CLASS = re.compile(r"^(?P<indent>[ \t]*)class\s+(?P<name>\w+)")
+
+MARKDOWN_STUB = "_Type your answer here._"
+
+
+class TagError(Exception):
+    """A tagging mistake in an assignment source, located to the line."""
+
+    def __init__(self, where: str, line: int | None, message: str, cell: int | None = None):
+        self.where, self.line, self.message, self.cell = where, line, message, cell
+        if cell is not None:
+            loc = f"{where}: cell {cell}" + (f", line {line}" if line is not None else "")
+        else:
+            loc = f"{where}:{line}" if line is not None else where
+        super().__init__(f"{loc}: {message}")
+
+
+@dataclass(frozen=True)
+class Split:
+    """The two versions of one text, and the lines that must never reach students."""
+
+    student: str
+    solution: str
+    secret: frozenset[str]
+
+
+def _indent_of(line: str) -> str:
+    return line[: len(line) - len(line.lstrip())]
+
+
+def enclosing_name(lines: list[str], index: int, indent: str) -> str:
+    """Name of the def (with its class) that contains line ``index`` at ``indent``."""
+    name, limit = "", len(indent)
+    for line in reversed(lines[:index]):
+        for pattern in (DEF, CLASS):
+            m = pattern.match(line)
+            if m and len(m["indent"]) < limit:
+                if not name and pattern is DEF:
+                    name, limit = m["name"], len(m["indent"])
+                elif not name:
+                    return m["name"]
+                else:  # the def's own parent: a class makes it a method, a def a nested function
+                    return f"{m['name']}.{name}" if pattern is CLASS else name
+    return name or "this part"
+
+
+def default_stub(kind: Kind, lines: list[str], index: int, indent: str) -> list[str]:
+    if kind == "python":
+        name = enclosing_name(lines, index, indent)
+        return [f'{indent}raise NotImplementedError("{name}: not implemented yet (see the docstring)")']
+    if kind == "markdown":
+        return [indent + MARKDOWN_STUB]
+    return []
+
+
+def one_line_student(body: str, kind: Kind) -> str | None:
+    """The student version of a ``... # SOLUTION`` line, or None to drop it."""
+    if kind == "python":
+        m = PY_ASSIGN.match(body)
+        return f"{m['lhs'].rstrip()} = ...  # YOUR ANSWER" if m else None
+    m = YAML_KEY.match(body)
+    return m["key"] if m else None
+
+
+def _significant(line: str) -> bool:
+    text = line.strip()
+    return len(text) >= 12 and not text.startswith(("#", "<!--", '"""', "'''"))
+
+
+def split_text(text: str, kind: Kind, where: str, line_offset: int = 0) -> Split:
+    """Split a tagged text into its student and solution versions."""
+    lines = text.split("\n")
+    student: list[str] = []
+    solution: list[str] = []
+    hidden_or_solution: list[str] = []
+    public: set[str] = set()
+    state: str | None = None  # None, "SOLUTION", "STUB", "HIDDEN"
+    opened_at = 0
+    stub_allowed = False
+    pending_stub: list[str] | None = None  # default stub waiting in case a STUB block follows
+    stub_body: list[str] = []
+    stub_indent = ""
+
+    def flush_pending() -> None:
+        nonlocal pending_stub
+        if pending_stub is not None:
+            student.extend(pending_stub)
+            pending_stub = None
+
+    for i, line in enumerate(lines):
+        lineno = i + 1 + line_offset
+        m = MARKER.match(line)
+        if m is None and LOOKS_LIKE_MARKER.match(line):
+            raise TagError(where, lineno, f"unknown marker {line.strip()!r} (known: BEGIN/END SOLUTION, "
+                                          "BEGIN/END STUB, BEGIN/END HIDDEN, in capitals)")
+        if m is not None:
+            edge, word = m["edge"], m["word"]
+            if word not in WORDS:
+                raise TagError(where, lineno, f"unknown marker word {word!r} (known: {', '.join(WORDS)})")
+            if edge == "BEGIN":
+                if state is not None:
+                    raise TagError(where, lineno, f"'BEGIN {word}' inside the {state} region opened at line "
+                                                  f"{opened_at}; regions do not nest")
+                if word == "STUB" and not stub_allowed:
+                    raise TagError(where, lineno, "'BEGIN STUB' must directly follow an 'END SOLUTION' line")
+                if word != "STUB":
+                    flush_pending()
+                state, opened_at = word, lineno
+                stub_indent = m["indent"]
+                stub_body = []
+                stub_allowed = False
+                continue
+            if state != word:
+                expected = f"; the open region is {state} (line {opened_at})" if state else ""
+                raise TagError(where, lineno, f"'END {word}' has no matching 'BEGIN {word}'{expected}")
+            if word == "SOLUTION":
+                pending_stub = default_stub(kind, lines, i, stub_indent)
+                stub_allowed = True
+            elif word == "STUB":
+                pending_stub = None
+                student.extend(stub_body)
+            state = None
+            continue
+        if state is None:
+            stub_allowed = False
+            flush_pending()
+            one = ONE_LINE.match(line) if kind in ("python", "yaml", "markdown") else None
+            if one:
+                solution.append(one["body"])
+                hidden_or_solution.append(one["body"])
+                replacement = one_line_student(one["body"], kind)
+                if replacement is not None:
+                    student.append(replacement)
+                continue
+            student.append(line)
+            solution.append(line)
+            public.add(line.strip())
+        elif state == "SOLUTION":
+            solution.append(line)
+            hidden_or_solution.append(line)
+        elif state == "HIDDEN":
+            solution.append(line)
+            hidden_or_solution.append(line)
+        elif state == "STUB":
+            stub_body.append(line)
+            public.add(line.strip())
+    if state is not None:
+        raise TagError(where, opened_at, f"'BEGIN {state}' is never closed (add '# END {state}')")
+    flush_pending()
+    secret = frozenset(s.strip() for s in hidden_or_solution if _significant(s) and s.strip() not in public)
+    return Split("\n".join(student), "\n".join(solution), secret)

@@ -1,0 +1,92 @@
+"""Instructor tasks. Each is a thin wrapper over a function in `grader`.
+
+    python tasks.py build [--check] [NAME...]   generate student_template/ and solutions/
+    python tasks.py check [NAME...]             round-trip invariants (solution passes, baseline, leaks, rubric)
+    python tasks.py release [NAME...]           dist/<name>-student.zip and dist/<name>-autograder.zip
+    python tasks.py examples [--jobs N]         batch-grade examples/submissions/<name>/ -> out/<name>/
+    python tasks.py all                         build, check, release, examples (the README's main job)
+    python tasks.py bench basics|grade          benchmarks (not timed tests)
+"""
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+
+
+def names_or_all(names: list[str]) -> list[str]:
+    from grader.build import assignment_folders
+
+    return [p.name for p in assignment_folders(ROOT, names or None)]
+
+
+def task_build(args) -> int:
+    from grader.build import build
+
+    return build(ROOT, args.names or None, check=args.check)
+
+
+def task_check(args) -> int:
+    from grader.kitcheck import check
+
+    return check(ROOT, args.names or None)
+
+
+def task_release(args) -> int:
+    from grader.release import release
+
+    return release(ROOT, names_or_all(args.names))
+
+
+def task_examples(args) -> int:
+    from grader.examples import grade_examples
+
+    return grade_examples(ROOT, names_or_all(args.names), jobs=args.jobs, force=args.force)
+
+
+def task_all(args) -> int:
+    for step in (task_build, task_check, task_release, task_examples):
+        rc = step(args)
+        if rc:
+            logging.error("%s failed (exit %d)", step.__name__.removeprefix("task_"), rc)
+            return rc
+    return 0
+
+
+def task_bench(args) -> int:
+    if args.what == "basics":
+        from grader.bench_retention import main
+
+        return main(args.rest)
+    from grader.bench import main
+
+    return main(args.rest)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="tasks.py", description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    sub = p.add_subparsers(dest="task", required=True)
+    for name, fn in (("build", task_build), ("check", task_check), ("release", task_release),
+                     ("examples", task_examples), ("all", task_all)):
+        s = sub.add_parser(name)
+        s.add_argument("names", nargs="*", help="assignment names (default: all)")
+        s.set_defaults(fn=fn, check=False, jobs=2, force=False)
+        if name == "build":
+            s.add_argument("--check", action="store_true", help="fail if the committed trees are stale")
+        if name in ("examples", "all"):
+            s.add_argument("--jobs", type=int, default=2)
+            s.add_argument("--force", action="store_true")
+    b = sub.add_parser("bench")
+    b.add_argument("what", choices=["basics", "grade"])
+    b.add_argument("rest", nargs=argparse.REMAINDER)
+    b.set_defaults(fn=task_bench)
+    args = p.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(message)s")
+    return args.fn(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,3 @@
+# attack: block without using CPU
+import time
+time.sleep(10**6)

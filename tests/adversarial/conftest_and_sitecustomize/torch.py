@@ -1,0 +1,1 @@
+raise ImportError("the submission's torch.py shadowed the real torch")

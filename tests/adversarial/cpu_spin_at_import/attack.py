@@ -1,0 +1,3 @@
+# attack: spin forever while the module is being imported
+while True:
+    pass

@@ -1,0 +1,274 @@
+"""The sandbox against real hostile processes (no mocks). Short limits keep the file fast."""
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import socket
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from grader.sandbox import Limits, Mount, SandboxError, detect_isolation, run, sandbox_available, sandbox_python
+
+needs_sandbox = pytest.mark.skipif(
+    not sandbox_available(), reason="needs Linux, root and bubblewrap (the official grading mode)"
+)
+QUICK = Limits(wall_s=20, memory_mb=512, max_procs=32, max_output_bytes=100_000, tmp_mb=16)
+
+
+def run_py(scratch: Path, code: str, *args: str, limits: Limits = QUICK, unsandboxed: bool = False, **kw):
+    """Write `code` to scratch/main.py and run it with the sandbox python in /submission."""
+    (scratch / "main.py").write_text(textwrap.dedent(code))
+    return run([sandbox_python(), "-I", "/submission/main.py", *args], mounts=[Mount(scratch, "/submission", True)],
+               cwd="/submission", env={}, limits=limits, unsandboxed=unsandboxed, **kw)
+
+
+def leftover(marker: str) -> list[int]:
+    """Live (non-zombie) processes whose command line holds `marker`."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes()
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if marker.encode() in cmdline and state != "Z":
+            pids.append(int(entry.name))
+    return pids
+
+
+@needs_sandbox
+def test_runs_as_nobody_with_only_the_given_environment(tmp_path, monkeypatch):
+    """Does the command run as uid 65534, in /submission, without the parent's secrets in any environ?"""
+    secret = "lrkit-secret-" + secrets.token_hex(8)
+    monkeypatch.setenv("GRADER_SECRET", secret)
+    result = run_py(tmp_path, """
+        import glob, json, os
+        environs = []
+        for p in glob.glob('/proc/[0-9]*/environ'):
+            try:
+                environs.append(open(p, 'rb').read().decode(errors='replace'))
+            except OSError:
+                pass
+        print(json.dumps({'uid': os.getuid(), 'cwd': os.getcwd(), 'env': dict(os.environ), 'all': environs}))
+    """)
+    assert result.returncode == 0, result.output
+    seen = json.loads(result.output)
+    assert seen["uid"] == 65534 and seen["cwd"] == "/submission"
+    assert secret not in result.output
+    assert seen["env"]["HOME"] == "/tmp" and seen["env"]["MPLBACKEND"] == "Agg"
+    assert result.isolation == detect_isolation() and "bwrap" in result.isolation
+
+
+@needs_sandbox
+def test_network_is_unreachable_even_on_host_loopback(tmp_path):
+    """Can the command reach a server listening on the host's loopback, or the internet?"""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    port = server.getsockname()[1]
+    try:
+        result = run_py(tmp_path, f"""
+            import socket
+            for addr in [('127.0.0.1', {port}), ('1.1.1.1', 53)]:
+                try:
+                    socket.create_connection(addr, timeout=2)
+                    print('CONNECTED', addr)
+                except OSError as exc:
+                    print('blocked', addr, type(exc).__name__)
+        """)
+    finally:
+        server.close()
+    assert "CONNECTED" not in result.output and result.output.count("blocked") == 2, result.output
+
+
+@needs_sandbox
+def test_host_files_outside_mounts_are_invisible(tmp_path):
+    """Are root's home, the repository and a host temp file out of reach?"""
+    hidden = tmp_path / "hidden.txt"
+    hidden.write_text("expected answers")
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    result = run_py(scratch, f"""
+        import os
+        for path in ['{hidden}', '/work/main/pyproject.toml', '/root/.bashrc', '/root/.ssh/id_rsa']:
+            try:
+                print('READ', path, open(path).read()[:20])
+            except OSError as exc:
+                print('denied', path, type(exc).__name__)
+        print('root has', os.listdir('/root'))
+    """)
+    assert "READ" not in result.output and result.output.count("denied") == 4, result.output
+    assert "root has ['.pyenv']" in result.output
+
+
+@needs_sandbox
+def test_writes_outside_the_scratch_fail(tmp_path):
+    """Can the command write anywhere but /submission and /tmp?"""
+    result = run_py(tmp_path, f"""
+        import sys
+        for path in ['/usr/x', '/etc/x', '{sys.prefix}/x', '{sys.base_prefix}/x', '/x', '/root/x', '/work/x']:
+            try:
+                open(path, 'w').write('pwned')
+                print('WROTE', path)
+            except OSError:
+                print('refused', path)
+        open('/submission/ok.txt', 'w').write('fine')
+        open('/tmp/ok.txt', 'w').write('fine')
+    """)
+    assert "WROTE" not in result.output and result.output.count("refused") == 7, result.output
+    assert (tmp_path / "ok.txt").read_text() == "fine"
+
+
+@needs_sandbox
+def test_infinite_loop_times_out_quickly(tmp_path):
+    """Is a CPU spin killed at the wall-clock limit?"""
+    result = run_py(tmp_path, "while True: pass", limits=Limits(wall_s=1.5))
+    assert result.timed_out and result.returncode is None
+    assert result.wall_s < 5
+
+
+@needs_sandbox
+def test_memory_bomb_is_reported(tmp_path):
+    """Does allocating far past the limit end in memory_exceeded, not in a dead grader?"""
+    result = run_py(tmp_path, """
+        blocks = []
+        while True:
+            blocks.append(bytearray(50 * 1024 * 1024))
+    """, limits=Limits(wall_s=20, memory_mb=200))
+    assert result.memory_exceeded, result
+    assert not result.timed_out and result.returncode != 0
+
+
+@needs_sandbox
+def test_tmp_is_small(tmp_path):
+    """Is the tmpfs /tmp capped at tmp_mb?"""
+    result = run_py(tmp_path, """
+        try:
+            with open('/tmp/big', 'wb') as f:
+                for _ in range(64):
+                    f.write(b'x' * 1024 * 1024)
+            print('WROTE 64 MB')
+        except OSError as exc:
+            print('full', exc.errno)
+    """)
+    assert "full" in result.output, result.output
+
+
+@needs_sandbox
+def test_fork_bomb_is_contained_and_cleaned_up(tmp_path):
+    """Does a fork bomb hit pids.max, and is every process gone after the run?"""
+    marker = "forkbomb-" + secrets.token_hex(6)
+    result = run_py(tmp_path, """
+        import os, time
+        while True:
+            try:
+                os.fork()
+            except OSError:
+                time.sleep(0.01)
+    """, marker, limits=Limits(wall_s=3, max_procs=32, memory_mb=1024))
+    assert result.timed_out
+    time.sleep(0.2)
+    assert leftover(marker) == []
+
+
+@needs_sandbox
+def test_setsid_daemon_and_closed_stdout_do_not_survive(tmp_path):
+    """Is a detached daemon killed when the command exits, even one that closed its output?"""
+    marker = "daemon-" + secrets.token_hex(6)
+    result = run_py(tmp_path, f"""
+        import subprocess, sys
+        subprocess.Popen([sys.executable, '-c', 'import os,time; os.close(1); os.close(2); time.sleep(300)', '{marker}'],
+                         start_new_session=True, stdout=None)
+        print('parent done')
+    """, marker)
+    assert result.returncode == 0 and "parent done" in result.output
+    assert result.wall_s < 10
+    time.sleep(0.2)
+    assert leftover(marker) == []
+
+
+@needs_sandbox
+def test_output_flood_is_capped(tmp_path):
+    """Is 20 MB of output drained, capped and flagged without blocking the child?"""
+    result = run_py(tmp_path, """
+        import sys
+        chunk = 'y' * 1023 + '\\n'
+        for _ in range(20 * 1024):
+            sys.stdout.write(chunk)
+        sys.stderr.write('finished\\n')
+    """)
+    assert result.returncode == 0 and result.output_truncated
+    assert len(result.output.encode()) <= QUICK.max_output_bytes
+
+
+@needs_sandbox
+def test_idle_timeout_uses_the_progress_file(tmp_path):
+    """Is a command that stops writing progress killed after idle_s, well before wall_s?"""
+    result = run_py(tmp_path, """
+        import time
+        with open('/submission/progress.log', 'a') as f:
+            for i in range(5):
+                f.write(f'cell {i}\\n'); f.flush(); time.sleep(0.3)
+        time.sleep(60)
+    """, limits=Limits(wall_s=30, idle_s=1.0), progress_file=tmp_path / "progress.log")
+    assert result.idle_timed_out and not result.timed_out
+    assert 2.0 < result.wall_s < 6
+
+
+@needs_sandbox
+def test_jupyter_kernel_runs_inside(tmp_path):
+    """Can nbclient start a kernel and run a cell inside the sandbox (loopback only)?"""
+    notebook = {"cells": [{"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [],
+                           "source": "print(6 * 7)"}],
+                "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
+                "nbformat": 4, "nbformat_minor": 5}
+    (tmp_path / "nb.ipynb").write_text(json.dumps(notebook))
+    result = run_py(tmp_path, """
+        import nbformat, nbclient
+        nb = nbformat.read('nb.ipynb', as_version=4)
+        nbclient.NotebookClient(nb, timeout=30, kernel_name='python3').execute()
+        print('OUT', nb.cells[0].outputs[0]['text'].strip())
+    """, limits=Limits(wall_s=60, memory_mb=1024))
+    assert "OUT 42" in result.output, result.output
+
+
+def test_unsandboxed_fallback_runs_with_rlimits(tmp_path):
+    """Does the fallback map in-sandbox paths to host paths and say it is not sandboxed?"""
+    result = run_py(tmp_path, """
+        import os, resource
+        print('cwd', os.getcwd())
+        print('home', os.environ['HOME'] != '/tmp')
+        print('core', resource.getrlimit(resource.RLIMIT_CORE)[0])
+    """, unsandboxed=True)
+    assert result.isolation == ("rlimit", "unsandboxed")
+    assert result.returncode == 0, result.output
+    assert f"cwd {tmp_path}" in result.output and "home True" in result.output and "core 0" in result.output
+
+
+def test_unsandboxed_fallback_times_out(tmp_path):
+    """Does the fallback still enforce the wall clock on a sleeping command?"""
+    result = run_py(tmp_path, "import time; time.sleep(60)", limits=Limits(wall_s=1), unsandboxed=True)
+    assert result.timed_out and result.wall_s < 5
+
+
+@pytest.mark.parametrize("mounts, cwd", [
+    ([Mount(Path("/nonexistent-lrkit"), "/submission")], "/submission"),
+    ([Mount(Path(sys.prefix), "relative")], "/submission"),
+    ([], "relative/cwd"),
+])
+def test_misuse_is_a_clear_error(mounts, cwd):
+    """Are a missing source, a relative target and a relative cwd refused before anything runs?"""
+    with pytest.raises(SandboxError):
+        run(["true"], mounts=mounts, cwd=cwd, env={}, limits=Limits())
+
+
+def test_empty_argv_is_refused():
+    with pytest.raises(SandboxError, match="argv"):
+        run([], mounts=[], cwd="/", env={}, limits=Limits())

@@ -1,0 +1,106 @@
+"""Class summary: gradebook.csv rows and columns, summary.html content, stable figures."""
+from __future__ import annotations
+
+import base64
+import csv
+import re
+
+import pytest
+
+from grader.results import ItemResult, Report
+from grader.summary import write_class_summary
+
+RUBRIC = [("normalizer", "Linear attention divides by φ(q)·z", 3.0),
+          ("your_turn", "Worked example, third token", 1.0),
+          ("causal_retention", "Causal retention", 4.0)]
+
+
+def graded(name: str, normalizer: float, your_turn: float, causal: float) -> Report:
+    items = (ItemResult("normalizer", RUBRIC[0][1], normalizer, 3, "passed" if normalizer == 3 else "failed", "checks"),
+             ItemResult("your_turn", RUBRIC[1][1], your_turn, 1, "passed" if your_turn == 1 else "failed", "answers"),
+             ItemResult("causal_retention", RUBRIC[2][1], causal, 4, "hidden", "checks", hidden=True))
+    return Report("linear-attention-basics", name, "graded", normalizer + your_turn + causal, 8, items, official=True)
+
+
+def failed(name: str, status: str) -> Report:
+    return Report("linear-attention-basics", name, status, 0, 8, (), official=True, notes=(f"{status}",))
+
+
+@pytest.fixture
+def batch() -> list[Report]:
+    return [graded("carol", 3, 1, 4), failed("bob", "crashed"), graded("alice", 3, 0, 2),
+            failed("dave", "timeout"), failed("<script>eve</script>", "invalid"), failed("=HYPERLINK(1)", "crashed")]
+
+
+def read_csv(path) -> list[dict[str, str]]:
+    with path.open(newline="", encoding="utf-8") as fh:
+        return list(csv.DictReader(fh))
+
+
+def test_gradebook_has_a_sorted_row_for_every_submission(tmp_path, batch):
+    paths = write_class_summary(batch, tmp_path, rubric_items=RUBRIC)
+    rows = read_csv(paths["gradebook"])
+    assert list(rows[0]) == ["submission", "status", "score", "max_score",
+                             "normalizer", "your_turn", "causal_retention"]
+    # sorted by name; a name a spreadsheet would run as a formula gets a leading quote
+    assert [r["submission"] for r in rows] == ["<script>eve</script>", "'=HYPERLINK(1)",
+                                               "alice", "bob", "carol", "dave"]
+    alice = rows[2]
+    assert alice == {"submission": "alice", "status": "graded", "score": "5", "max_score": "8",
+                     "normalizer": "3", "your_turn": "0", "causal_retention": "2"}
+    assert rows[3]["status"] == "crashed" and rows[3]["score"] == "0" and rows[3]["normalizer"] == ""
+
+
+def test_gradebook_columns_without_a_rubric_come_from_the_reports(tmp_path, batch):
+    rows = read_csv(write_class_summary(batch, tmp_path)["gradebook"])
+    assert list(rows[0])[4:] == ["normalizer", "your_turn", "causal_retention"]
+
+
+def test_summary_html_counts_scores_rates_and_figures(tmp_path, batch):
+    html = write_class_summary(batch, tmp_path, rubric_items=RUBRIC)["summary"].read_text(encoding="utf-8")
+    assert "6 submissions" in html
+    for status, count in [("graded", 2), ("crashed", 2), ("timeout", 1), ("invalid", 1)]:
+        assert re.search(rf"<td>{status}</td><td class=\"num\">{count}</td>", html)
+    # scores 8, 5, 0, 0, 0, 0: mean 2.17, median 0
+    assert "mean score 2.17, median 0 (out of 8)" in html
+    # your_turn: full marks for carol only, 1 of 6
+    assert re.search(r"<code>your_turn</code>.*?17%", html)
+    images = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', html)
+    assert len(images) == 2
+    assert all(base64.b64decode(i).startswith(b"\x89PNG") for i in images)
+
+
+def test_summary_escapes_submission_names(tmp_path, batch):
+    html = write_class_summary(batch, tmp_path)["summary"].read_text(encoding="utf-8")
+    assert "<script>eve" not in html and "&lt;script&gt;eve&lt;/script&gt;" in html
+
+
+def test_figures_are_byte_stable(tmp_path, batch):
+    """Do two runs on the same reports give identical files (no timestamps, no Software tag)?"""
+    first = write_class_summary(batch, tmp_path / "a", rubric_items=RUBRIC)
+    second = write_class_summary(list(reversed(batch)), tmp_path / "b", rubric_items=RUBRIC)
+    for kind in ("gradebook", "summary"):
+        assert first[kind].read_bytes() == second[kind].read_bytes()
+    assert b"Software" not in base64.b64decode(
+        re.search(r'base64,([A-Za-z0-9+/=]+)"', first["summary"].read_text()).group(1))
+
+
+def test_empty_and_all_crashed_batches(tmp_path):
+    paths = write_class_summary([], tmp_path / "empty", rubric_items=RUBRIC)
+    assert read_csv(paths["gradebook"]) == []
+    assert "0 submissions" in paths["summary"].read_text(encoding="utf-8")
+    paths = write_class_summary([failed("bob", "crashed")], tmp_path / "crashed", rubric_items=RUBRIC)
+    assert read_csv(paths["gradebook"])[0]["normalizer"] == ""
+
+
+def test_summary_write_is_atomic(tmp_path, batch, monkeypatch):
+    paths = write_class_summary(batch, tmp_path)
+    before = {p: p.read_bytes() for p in paths.values()}
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("template exploded")
+
+    monkeypatch.setattr("grader.summary.render_html_template", broken)
+    with pytest.raises(RuntimeError):
+        write_class_summary(batch[:2], tmp_path)
+    assert {p: p.read_bytes() for p in paths.values()} == before
