@@ -175,17 +175,19 @@ def write_atomic(files: Mapping[Path, str]) -> None:
 
 
 def write_reports(report: Report, out_dir: Path) -> dict[str, Path]:
-    """Write report.json, report.md, report.html and results.json (Gradescope) into ``out_dir``."""
+    """Write report.json, report.md, report.html and results.json (Gradescope) into ``out_dir``.
+
+    Returns the paths keyed by file name (``"report.html"`` → ``out_dir/report.html``).
+    """
     out_dir = Path(out_dir)
     rendered = {
-        "json": ("report.json", render_json(report)),
-        "markdown": ("report.md", render_markdown(report)),
-        "html": ("report.html", render_html(report)),
-        "gradescope": ("results.json", json.dumps(render_gradescope(report), indent=2, ensure_ascii=False,
-                                                  allow_nan=False) + "\n"),
+        "report.json": render_json(report),
+        "report.md": render_markdown(report),
+        "report.html": render_html(report),
+        "results.json": json.dumps(render_gradescope(report), indent=2, ensure_ascii=False, allow_nan=False) + "\n",
     }
-    paths = {kind: out_dir / name for kind, (name, _) in rendered.items()}
-    write_atomic({paths[kind]: text for kind, (_, text) in rendered.items()})
+    paths = {name: out_dir / name for name in rendered}
+    write_atomic({paths[name]: text for name, text in rendered.items()})
     return paths
 
 

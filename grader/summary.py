@@ -26,7 +26,7 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 def write_class_summary(reports: list[Report], out_dir: Path, *,
                         rubric_items: list[tuple[str, str, float]] | None = None) -> dict[str, Path]:
-    """Write gradebook.csv and summary.html into ``out_dir``; returns their paths.
+    """Write gradebook.csv and summary.html into ``out_dir``; returns their paths keyed by file name.
 
     ``rubric_items`` ((id, title, points) in rubric order) fixes the item columns, so a
     batch in which every submission crashed still has them; without it the columns are
@@ -37,8 +37,8 @@ def write_class_summary(reports: list[Report], out_dir: Path, *,
     items = list(rubric_items) if rubric_items is not None else _items_seen(reports)
     gradebook = _gradebook_csv(reports, [i[0] for i in items])
     html = render_html_template("summary.html.j2", **_summary_context(reports, items))
-    paths = {"gradebook": out_dir / "gradebook.csv", "summary": out_dir / "summary.html"}
-    write_atomic({paths["gradebook"]: gradebook, paths["summary"]: html})
+    paths = {"gradebook.csv": out_dir / "gradebook.csv", "summary.html": out_dir / "summary.html"}
+    write_atomic({paths["gradebook.csv"]: gradebook, paths["summary.html"]: html})
     return paths
 
 

@@ -185,9 +185,10 @@ def test_gradebook_row():
 
 def test_write_reports_writes_four_files(tmp_path):
     paths = write_reports(make_report(), tmp_path / "alice")
-    assert {p.name for p in paths.values()} == {"report.json", "report.md", "report.html", "results.json"}
-    assert json.loads(paths["gradescope"].read_text(encoding="utf-8"))["score"] == 6
-    assert load_report(paths["json"]) == make_report()
+    assert {name: p.name for name, p in paths.items()} == {
+        n: n for n in ("report.json", "report.md", "report.html", "results.json")}
+    assert json.loads(paths["results.json"].read_text(encoding="utf-8"))["score"] == 6
+    assert load_report(paths["report.json"]) == make_report()
     assert sorted(p.name for p in (tmp_path / "alice").iterdir()) == sorted(p.name for p in paths.values())
 
 

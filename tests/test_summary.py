@@ -39,7 +39,7 @@ def read_csv(path) -> list[dict[str, str]]:
 
 def test_gradebook_has_a_sorted_row_for_every_submission(tmp_path, batch):
     paths = write_class_summary(batch, tmp_path, rubric_items=RUBRIC)
-    rows = read_csv(paths["gradebook"])
+    rows = read_csv(paths["gradebook.csv"])
     assert list(rows[0]) == ["submission", "status", "score", "max_score",
                              "normalizer", "your_turn", "causal_retention"]
     # sorted by name; a name a spreadsheet would run as a formula gets a leading quote
@@ -52,12 +52,12 @@ def test_gradebook_has_a_sorted_row_for_every_submission(tmp_path, batch):
 
 
 def test_gradebook_columns_without_a_rubric_come_from_the_reports(tmp_path, batch):
-    rows = read_csv(write_class_summary(batch, tmp_path)["gradebook"])
+    rows = read_csv(write_class_summary(batch, tmp_path)["gradebook.csv"])
     assert list(rows[0])[4:] == ["normalizer", "your_turn", "causal_retention"]
 
 
 def test_summary_html_counts_scores_rates_and_figures(tmp_path, batch):
-    html = write_class_summary(batch, tmp_path, rubric_items=RUBRIC)["summary"].read_text(encoding="utf-8")
+    html = write_class_summary(batch, tmp_path, rubric_items=RUBRIC)["summary.html"].read_text(encoding="utf-8")
     assert "6 submissions" in html
     for status, count in [("graded", 2), ("crashed", 2), ("timeout", 1), ("invalid", 1)]:
         assert re.search(rf"<td>{status}</td><td class=\"num\">{count}</td>", html)
@@ -71,7 +71,7 @@ def test_summary_html_counts_scores_rates_and_figures(tmp_path, batch):
 
 
 def test_summary_escapes_submission_names(tmp_path, batch):
-    html = write_class_summary(batch, tmp_path)["summary"].read_text(encoding="utf-8")
+    html = write_class_summary(batch, tmp_path)["summary.html"].read_text(encoding="utf-8")
     assert "<script>eve" not in html and "&lt;script&gt;eve&lt;/script&gt;" in html
 
 
@@ -79,18 +79,18 @@ def test_figures_are_byte_stable(tmp_path, batch):
     """Do two runs on the same reports give identical files (no timestamps, no Software tag)?"""
     first = write_class_summary(batch, tmp_path / "a", rubric_items=RUBRIC)
     second = write_class_summary(list(reversed(batch)), tmp_path / "b", rubric_items=RUBRIC)
-    for kind in ("gradebook", "summary"):
+    for kind in ("gradebook.csv", "summary.html"):
         assert first[kind].read_bytes() == second[kind].read_bytes()
     assert b"Software" not in base64.b64decode(
-        re.search(r'base64,([A-Za-z0-9+/=]+)"', first["summary"].read_text()).group(1))
+        re.search(r'base64,([A-Za-z0-9+/=]+)"', first["summary.html"].read_text()).group(1))
 
 
 def test_empty_and_all_crashed_batches(tmp_path):
     paths = write_class_summary([], tmp_path / "empty", rubric_items=RUBRIC)
-    assert read_csv(paths["gradebook"]) == []
-    assert "0 submissions" in paths["summary"].read_text(encoding="utf-8")
+    assert read_csv(paths["gradebook.csv"]) == []
+    assert "0 submissions" in paths["summary.html"].read_text(encoding="utf-8")
     paths = write_class_summary([failed("bob", "crashed")], tmp_path / "crashed", rubric_items=RUBRIC)
-    assert read_csv(paths["gradebook"])[0]["normalizer"] == ""
+    assert read_csv(paths["gradebook.csv"])[0]["normalizer"] == ""
 
 
 def test_summary_write_is_atomic(tmp_path, batch, monkeypatch):
