@@ -103,7 +103,8 @@ def _assemble(submission: Path, template: Path, config: AssignmentConfig, work: 
         target = tree / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(unpacked.root / rel, target)
-    notes = list(unpacked.notes)
+    # files the template ships anyway (tests, rubric) are not worth a note; extra files are
+    notes = [n for n in unpacked.notes if not (template / n.split(" was ignored", 1)[0]).exists()]
     if not unpacked.files:
         notes.append("the submission contains none of the files this assignment grades ("
                      + ", ".join(config.student_files) + "); the untouched template was graded")
