@@ -75,7 +75,7 @@ def test_trees_hold_the_expected_files(built):
 
 
 def test_underscore_and_dot_paths_are_never_copied(built):
-    """Are __pycache__, .ipynb_checkpoints, _private modules and dotfiles left out of both trees (but __init__.py kept)?"""
+    """Are __pycache__, .ipynb_checkpoints, _private modules and dotfiles left out of both trees, __init__.py kept?"""
     for tree in ("student_template", "solutions"):
         files = tree_files(built, tree)
         assert not files & set(IGNORED)

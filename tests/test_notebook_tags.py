@@ -31,7 +31,7 @@ def roles():
 
 
 def test_solution_cell_is_stubbed_for_students(roles):
-    """Does a `solution` code cell become `# YOUR CODE HERE` + a raise naming its exercise, and stay whole in the solution?"""
+    """Does a `solution` code cell become `# YOUR CODE HERE` + a raise naming its exercise, whole in the solution?"""
     student, solution, *_ = roles
     assert student["cells"][1]["source"] == '# YOUR CODE HERE\nraise NotImplementedError("ex1: not implemented yet")'
     assert solution["cells"][1]["source"] == "def double_plus_thousand(x):\n    return x * 2 + 1000\n"

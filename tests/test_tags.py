@@ -162,7 +162,8 @@ def test_explicit_stub_lines_are_public():
 
 ERRORS = [
     ("end_without_begin.py", 3, "'END SOLUTION' has no matching 'BEGIN SOLUTION'"),
-    ("end_of_another_region.py", 4, "'END HIDDEN' has no matching 'BEGIN HIDDEN'; the open region is SOLUTION (line 2)"),
+    ("end_of_another_region.py", 4,
+     "'END HIDDEN' has no matching 'BEGIN HIDDEN'; the open region is SOLUTION (line 2)"),
     ("nested_solution.py", 4, "inside the SOLUTION region opened at line 2; regions do not nest"),
     ("unclosed_hidden.py", 3, "'BEGIN HIDDEN' is never closed"),
     ("stub_not_after_solution.py", 6, "'BEGIN STUB' must directly follow an 'END SOLUTION' line"),
