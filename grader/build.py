@@ -6,6 +6,7 @@ swap the new trees in. A failed build therefore writes nothing.
 """
 from __future__ import annotations
 
+import json
 import logging
 import os
 import shutil
@@ -83,9 +84,17 @@ def build_assignment(folder: Path, root: Path | None = None) -> BuiltAssignment:
     public = set()
     for rel, data in built.student.items():
         if Path(rel).suffix in TEXT_KINDS or rel.endswith(".ipynb"):
-            public |= {ln.strip() for ln in data.decode("utf-8", errors="replace").split("\n")}
+            public |= {ln.strip() for ln in readable_text(rel, data).split("\n")}
     built.secret -= public
     return built
+
+
+def readable_text(rel: str, data: bytes) -> str:
+    """The text a person reads in a generated file: for notebooks, the cells' sources."""
+    text = data.decode("utf-8", errors="replace")
+    if rel.endswith(".ipynb"):
+        text = "\n".join("".join(c.get("source", "")) for c in json.loads(text).get("cells", []))
+    return text
 
 
 def split_file(rel: PurePosixPath, data: bytes, where: str) -> tuple[bytes, bytes, frozenset[str]]:

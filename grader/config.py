@@ -113,6 +113,8 @@ def _build(cls, data: Any, where: str):
         elif hint in ("float", "int"):
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise ConfigError(f"{where}.{name}: expected a number, got {value!r}")
+            if hint == "int" and not float(value).is_integer():
+                raise ConfigError(f"{where}.{name}: expected a whole number, got {value!r}")
         elif hint == "bool" and not isinstance(value, bool):
             raise ConfigError(f"{where}.{name}: expected true or false, got {value!r}")
         elif hint == "str" and not isinstance(value, str):
@@ -126,7 +128,10 @@ def load_assignment(folder: Path, check_name: bool = True) -> AssignmentConfig:
     data = _read_yaml(path)
     where = str(path)
     data = dict(data)
-    data["baseline"] = _build(Baseline, data.get("baseline"), f"{where}: baseline")
+    if "baseline" not in data:
+        raise ConfigError(f"{where}: missing key 'baseline' (the public test counts on the untouched template, "
+                          "e.g. baseline: {passed: 8, failed: 7})")
+    data["baseline"] = _build(Baseline, data["baseline"], f"{where}: baseline")
     data["limits"] = _build(Limits, data.get("limits", {}), f"{where}: limits")
     config = _build(AssignmentConfig, data, where)
     if check_name and config.name != folder.name:

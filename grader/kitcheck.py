@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .answers import load_key
-from .build import BuiltAssignment, build_all
+from .build import BuiltAssignment, build_all, readable_text
 from .checks import load_checks, probe_names
 from .config import load_assignment, load_rubric
 from .probing import run_checks
@@ -95,9 +95,7 @@ def leaks(root: Path, built: BuiltAssignment) -> list[str]:
     for path in sorted(template.rglob("*")):
         if not path.is_file():
             continue
-        text = path.read_bytes().decode("utf-8", errors="replace")
-        if path.suffix == ".ipynb":
-            text = "\n".join("".join(c.get("source", "")) for c in json.loads(text)["cells"])
+        text = readable_text(path.name, path.read_bytes())
         for line in text.split("\n"):
             stripped = line.strip()
             if stripped in built.secret:

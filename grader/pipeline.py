@@ -18,6 +18,7 @@ import sys
 import tempfile
 import time
 import zipfile
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -87,11 +88,17 @@ def _verify_manifest(root: Path, where: Path) -> None:
 
 
 def environment() -> dict[str, str]:
-    import numpy
-    import torch
+    from importlib.metadata import PackageNotFoundError, version
 
-    return {"lrkit": __version__, "python": platform.python_version(), "torch": torch.__version__,
-            "numpy": numpy.__version__, "platform": platform.platform(terse=True), "seed": "fixed per case"}
+    def installed(name: str) -> str:
+        try:
+            return version(name)
+        except PackageNotFoundError:
+            return "not installed"
+
+    return {"lrkit": __version__, "python": platform.python_version(), "torch": installed("torch"),
+            "numpy": installed("numpy"), "nbclient": installed("nbclient"), "ipykernel": installed("ipykernel"),
+            "platform": platform.platform(terse=True), "seed": "fixed per case"}
 
 
 def _assemble(submission: Path, template: Path, config: AssignmentConfig, work: Path) -> tuple[Path, list[str]]:
@@ -156,6 +163,12 @@ def _exercise_cells(template_nb: dict) -> dict[str, int]:
     return counts
 
 
+def _timed(fn, *args, **kwargs):
+    started = time.perf_counter()
+    result = fn(*args, **kwargs)
+    return result, round(time.perf_counter() - started, 2)
+
+
 def _grade_tree(tree: Path, template: Path, config: AssignmentConfig, rubric: Rubric, *, key: dict,
                 checks_from: Path | None, unsandboxed: bool, run_tests: bool) -> dict:
     """The stages shared by the official and the local path; returns Report fields."""
@@ -165,18 +178,25 @@ def _grade_tree(tree: Path, template: Path, config: AssignmentConfig, rubric: Ru
     submitted = read_notebook(nb_path.read_text(encoding="utf-8", errors="replace"), config.notebook)
     prepared, prep_notes = prepare_notebook(submitted, template_nb)
     notes += prep_notes
-    started = time.perf_counter()
-    run = execute_notebook(tree, config.notebook, prepared, config.limits, unsandboxed=unsandboxed)
-    timings["notebook_s"] = round(time.perf_counter() - started, 2)
+    # The notebook and the checks (or public tests) run in separate sandboxed processes:
+    # run them side by side, each on its own copy of the tree.
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        nb_future = pool.submit(_timed, execute_notebook, tree, config.notebook, prepared, config.limits,
+                                unsandboxed=unsandboxed)
+        if checks_from is not None:
+            checks_future = pool.submit(_timed, run_checks, checks_from, tree, unsandboxed=unsandboxed,
+                                        config=config)
+        else:
+            checks_future = pool.submit(_timed, run_public_tests, tree, config.public_tests)
+        run, timings["notebook_s"] = nb_future.result()
+        other, timings["checks_s"] = checks_future.result()
     notes += run.notes
-    started = time.perf_counter()
-    cases, isolation = (), run.isolation
+    cases, isolation, tests = (), run.isolation, None
     if checks_from is not None:
-        check_run = run_checks(checks_from, tree, unsandboxed=unsandboxed, config=config)
-        cases, isolation = check_run.outcomes, check_run.isolation or isolation
-        notes += check_run.notes
-    tests = run_public_tests(tree, config.public_tests).outcomes if run_tests else None
-    timings["checks_s"] = round(time.perf_counter() - started, 2)
+        cases, isolation = other.outcomes, other.isolation or isolation
+        notes += other.notes
+    else:
+        tests = other.outcomes
     answers, answer_notes = _answers(prepared, key, rubric, checks_from is not None, config.notebook)
     notes += answer_notes
     outcomes = Outcomes(cases=cases, cells=run.cells, answers=answers, tests=tests,

@@ -137,7 +137,7 @@ def render_gradescope(report: Report) -> dict[str, Any]:
     timings = report.timings
     return {
         "score": float(report.score),
-        "execution_time": round(float(timings.get("total", sum(timings.values()))), 3),
+        "execution_time": round(float(timings.get("total_s", sum(timings.values()))), 3),
         "output": "\n".join(header + list(report.notes)),
         "output_format": "text",
         "tests": tests,

@@ -93,7 +93,7 @@ ASSIGNMENT_FAULTS = [
     ("missing_notebook.yaml", ": missing key 'notebook'"),
     ("student_files_not_a_list.yaml", ".student_files: expected a list"),
     ("baseline_not_a_number.yaml", ": baseline.passed: expected a number, got 'three'"),
-    ("missing_baseline.yaml", ": baseline: expected a mapping"),
+    ("missing_baseline.yaml", ": missing key 'baseline'"),
     ("not_a_mapping.yaml", ": expected a mapping at the top level"),
 ]
 
