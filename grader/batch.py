@@ -57,7 +57,7 @@ def _already_graded(out: Path, sub_hash: str, bundle_hash: str) -> Report | None
 
 def _grade_one(path: Path, bundle: Path, out: Path, unsandboxed: bool, config, rubric, bundle_hash: str) -> Report:
     try:
-        return grade_submission(path, bundle, unsandboxed=unsandboxed, name=_name(path))
+        return grade_submission(path, bundle, unsandboxed=unsandboxed, name=_name(path), parallel=False)
     except Exception as exc:  # a grader failure on one submission must not stop the class
         log.exception("grading %s crashed", path.name)
         return _failed_report(config, rubric, _name(path), "crashed",

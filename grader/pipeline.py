@@ -170,7 +170,7 @@ def _timed(fn, *args, **kwargs):
 
 
 def _grade_tree(tree: Path, template: Path, config: AssignmentConfig, rubric: Rubric, *, key: dict,
-                checks_from: Path | None, unsandboxed: bool, run_tests: bool) -> dict:
+                checks_from: Path | None, unsandboxed: bool, parallel: bool = True) -> dict:
     """The stages shared by the official and the local path; returns Report fields."""
     timings, notes = {}, []
     nb_path = tree / config.notebook
@@ -178,9 +178,10 @@ def _grade_tree(tree: Path, template: Path, config: AssignmentConfig, rubric: Ru
     submitted = read_notebook(nb_path.read_text(encoding="utf-8", errors="replace"), config.notebook)
     prepared, prep_notes = prepare_notebook(submitted, template_nb)
     notes += prep_notes
-    # The notebook and the checks (or public tests) run in separate sandboxed processes:
-    # run them side by side, each on its own copy of the tree.
-    with ThreadPoolExecutor(max_workers=2) as pool:
+    # The notebook and the checks (or public tests) run in separate sandboxed processes, each
+    # on its own copy of the tree: side by side for one submission, one after the other in a
+    # batch (where the parallelism is across submissions, `--jobs`).
+    with ThreadPoolExecutor(max_workers=2 if parallel else 1) as pool:
         nb_future = pool.submit(_timed, execute_notebook, tree, config.notebook, prepared, config.limits,
                                 unsandboxed=unsandboxed)
         if checks_from is not None:
@@ -218,7 +219,7 @@ def _failed_report(config: AssignmentConfig, rubric: Rubric, name: str, status: 
 
 
 def grade_submission(submission: Path, bundle_path: Path, *, unsandboxed: bool = False,
-                     name: str | None = None) -> Report:
+                     name: str | None = None, parallel: bool = True) -> Report:
     """Official grading of one submission (a folder or a .zip) against an autograder bundle."""
     submission = Path(submission)
     name = name or submission.name.removesuffix(".zip")
@@ -235,7 +236,7 @@ def grade_submission(submission: Path, bundle_path: Path, *, unsandboxed: bool =
         key = load_key(bundle.solution / "answer_key.yaml") if (bundle.solution / "answer_key.yaml").is_file() else {}
         try:
             fields = _grade_tree(tree, bundle.template, config, rubric, key=key, checks_from=bundle.solution,
-                                 unsandboxed=unsandboxed, run_tests=False)
+                                 unsandboxed=unsandboxed, parallel=parallel)
         except NotebookError as exc:
             return _failed_report(config, rubric, name, "invalid", str(exc), True, bundle.hash, sub_hash)
     fields["notes"] = tuple(notes) + fields["notes"]
@@ -259,7 +260,7 @@ def grade_local(folder: Path) -> Report:
         tree = Path(tmp) / "tree"
         shutil.copytree(folder, tree, ignore=shutil.ignore_patterns("__pycache__", "grade-report", ".*"))
         fields = _grade_tree(tree, folder, config, rubric, key=key, checks_from=None,
-                             unsandboxed=not sandbox.sandbox_available(), run_tests=True)
+                             unsandboxed=not sandbox.sandbox_available())
     fields["notes"] += ("local run: public tests and public answers only; hidden items are graded "
                         "by the official grader",)
     fields["timings"]["total_s"] = round(time.perf_counter() - started, 2)

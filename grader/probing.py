@@ -111,7 +111,10 @@ def _read_result(out: Path, case_id: str) -> dict | None:
         return None
 
 
-def _why_stopped(result: sandbox.RunResult, limits) -> str:
+def _why_stopped(result: sandbox.RunResult, limits, disk_mb: int = sandbox.Limits.max_disk_mb) -> str:
+    if result.disk_exceeded:
+        return (f"your code wrote more than {disk_mb} MB of files (the disk limit) and was stopped; "
+                "write less, or nothing, to disk")
     if result.memory_exceeded:
         return f"your code used more than the {limits.memory_mb} MB memory limit and was stopped"
     if result.idle_timed_out:
@@ -153,11 +156,11 @@ def run_checks(tree: Path, submission: Path, *, unsandboxed: bool = False,
         while start < len(planned):
             job["start"] = start
             (harness / "job.json").write_text(json.dumps(job))
+            run_limits = sandbox.Limits(wall_s=limits.checks_timeout_s, idle_s=limits.case_timeout_s,
+                                        memory_mb=limits.memory_mb)
             result = sandbox.run(
                 [sandbox.sandbox_python(), "-I", "/harness/driver.py", "/harness/job.json"],
-                mounts=mounts, cwd="/submission", env={"LRKIT_GRADING": "1"},
-                limits=sandbox.Limits(wall_s=limits.checks_timeout_s, idle_s=limits.case_timeout_s,
-                                      memory_mb=limits.memory_mb),
+                mounts=mounts, cwd="/submission", env={"LRKIT_GRADING": "1"}, limits=run_limits,
                 progress_file=out / "manifest.jsonl", unsandboxed=unsandboxed)
             isolation, seconds = result.isolation, seconds + result.wall_s
             entries = _read_manifest(out / "manifest.jsonl", nonce)
@@ -168,7 +171,7 @@ def run_checks(tree: Path, submission: Path, *, unsandboxed: bool = False,
                 notes.append(message)
                 break
             if start == 0 and not any(e.get("event") == "import" for e in entries):
-                notes.append(f"your modules could not be imported: {_why_stopped(result, limits)}")
+                notes.append(f"your modules could not be imported: {_why_stopped(result, limits, run_limits.max_disk_mb)}")
                 break
             for entry in entries:
                 for name in entry.get("tampered", []):
@@ -192,7 +195,7 @@ def run_checks(tree: Path, submission: Path, *, unsandboxed: bool = False,
             if result.timed_out and not result.idle_timed_out:
                 break
             stuck = planned[start]
-            verdict[stuck.id] = judge_case(stuck.spec, stuck.case, None, _why_stopped(result, limits))
+            verdict[stuck.id] = judge_case(stuck.spec, stuck.case, None, _why_stopped(result, limits, run_limits.max_disk_mb))
             start += 1
             restarts += 1
             if restarts > MAX_RESTARTS:

@@ -34,6 +34,8 @@ log = logging.getLogger(__name__)
 
 SANDBOX_UID = 65534  # nobody: a real uid, so root's 0700 home gives EACCES
 _POLL_S = 0.05
+_DISK_POLL_S = 0.5
+_DISK_MAX_ENTRIES = 20_000  # a walk that meets more entries than this counts as over quota
 _CGROUP_ROOT = Path("/sys/fs/cgroup")
 
 
@@ -50,7 +52,8 @@ class Limits:
     memory_mb: int = 4096
     max_procs: int = 128  # cgroup pids.max; RLIMIT_NPROC only when unsandboxed and not root
     max_output_bytes: int = 1_000_000  # stdout+stderr kept; the rest is drained and dropped
-    max_file_mb: int = 256  # RLIMIT_FSIZE
+    max_file_mb: int = 256  # RLIMIT_FSIZE (one file)
+    max_disk_mb: int = 512  # all files under the writable mounts together (polled, see _disk_usage)
     tmp_mb: int = 256  # size of the tmpfs /tmp
     cpu_s: int | None = None  # RLIMIT_CPU
 
@@ -66,7 +69,7 @@ class Mount:
 
 @dataclass(frozen=True)
 class RunResult:
-    """What happened. `returncode` is None when the sandbox killed the command (timeout, idle)."""
+    """What happened. `returncode` is None when the sandbox killed the command (timeout, idle, disk quota)."""
 
     returncode: int | None
     timed_out: bool
@@ -76,6 +79,7 @@ class RunResult:
     output_truncated: bool
     wall_s: float
     isolation: tuple[str, ...]
+    disk_exceeded: bool = False  # killed: the writable mounts held more than max_disk_mb
 
 
 def sandbox_python() -> str:
@@ -403,7 +407,8 @@ def run(argv: list[str], *, mounts: list[Mount], cwd: str, env: dict[str, str], 
     full = _bwrap_argv(mounts, cwd, _sandbox_env(env), limits.tmp_mb) + list(argv)
     try:
         result = _supervise(full, env={}, host_cwd=None, limits=limits, progress_file=progress_file,
-                            preexec=_preexec(limits, False, group.procs_files() if group else []), group=group)
+                            preexec=_preexec(limits, False, group.procs_files() if group else []), group=group,
+                            watch=[Path(m.host) for m in mounts if m.writable])
     finally:
         if group is not None:
             group.remove()
@@ -423,7 +428,8 @@ def _run_unsandboxed(argv: list[str], *, mounts: list[Mount], cwd: str, env: dic
             raise SandboxError(f"cwd {cwd} is not a mounted directory")
         nproc = os.geteuid() != 0
         result = _supervise(host_argv, env=host_env, host_cwd=host_cwd, limits=limits, progress_file=progress_file,
-                            preexec=_rlimits(limits, nproc), group=None)
+                            preexec=_rlimits(limits, nproc), group=None,
+                            watch=[Path(m.host) for m in mounts if m.writable] + [Path(tmp)])
     return RunResult(**{**result, "isolation": ("rlimit", "unsandboxed")})
 
 
@@ -434,8 +440,37 @@ def _progress_size(path: Path | None) -> int:
         return -1
 
 
+def _disk_usage(roots: list[Path], limit_bytes: int, max_entries: int = _DISK_MAX_ENTRIES) -> int | None:
+    """Bytes held by the files under ``roots`` (no symlinks followed), or None once the walk
+    meets more than ``max_entries`` entries: a tree that big is itself treated as over quota.
+    Stops early once ``limit_bytes`` is passed. Races with the writer (files vanishing) are ignored."""
+    total, seen = 0, 0
+    stack = [str(r) for r in roots]
+    while stack:
+        try:
+            it = os.scandir(stack.pop())
+        except OSError:
+            continue
+        with it:
+            for entry in it:
+                seen += 1
+                if seen > max_entries:
+                    return None
+                try:
+                    if entry.is_dir(follow_symlinks=False):
+                        stack.append(entry.path)
+                    elif entry.is_file(follow_symlinks=False):
+                        st = entry.stat(follow_symlinks=False)
+                        total += max(st.st_size, st.st_blocks * 512)
+                except OSError:
+                    continue
+                if total > limit_bytes:
+                    return total
+    return total
+
+
 def _supervise(argv: list[str], *, env: dict[str, str], host_cwd: str | None, limits: Limits, progress_file: Path | None,
-               preexec, group: _Cgroup | None) -> dict:
+               preexec, group: _Cgroup | None, watch: list[Path] | None = None) -> dict:
     start = time.monotonic()
     read_fd, write_fd = os.pipe()
     try:
@@ -448,14 +483,22 @@ def _supervise(argv: list[str], *, env: dict[str, str], host_cwd: str | None, li
     os.close(write_fd)
     reader = _OutputReader(read_fd, limits.max_output_bytes)
     reader.start()
-    timed_out = idle = False
+    timed_out = idle = disk = False
     last_size, last_growth = _progress_size(progress_file), start
+    disk_limit = limits.max_disk_mb * 1024 * 1024
+    next_disk_check = start + _DISK_POLL_S
     try:
         while proc.poll() is None:
             now = time.monotonic()
             if now - start > limits.wall_s:
                 timed_out = True
                 break
+            if watch and now >= next_disk_check:
+                used = _disk_usage(watch, disk_limit)
+                if used is None or used > disk_limit:
+                    disk = True
+                    break
+                next_disk_check = time.monotonic() + _DISK_POLL_S
             if limits.idle_s is not None and progress_file is not None:
                 size = _progress_size(progress_file)
                 if size > last_size:
@@ -473,10 +516,10 @@ def _supervise(argv: list[str], *, env: dict[str, str], host_cwd: str | None, li
         else:
             os.close(read_fd)
     wall = time.monotonic() - start
-    killed = timed_out or idle
+    killed = timed_out or idle or disk
     return dict(returncode=None if killed else proc.returncode, timed_out=timed_out, idle_timed_out=idle,
                 memory_exceeded=group.memory_exceeded() if group else False, output=reader.text(),
-                output_truncated=reader.truncated, wall_s=round(wall, 3))
+                output_truncated=reader.truncated, wall_s=round(wall, 3), disk_exceeded=disk)
 
 
 def _kill_tree(proc: subprocess.Popen, group: _Cgroup | None) -> None:
