@@ -21,6 +21,7 @@ from .summary import write_class_summary
 from .unpack import SubmissionError, content_hash, unpack_submission
 
 log = logging.getLogger(__name__)
+REPORT_FILES = ("report.json", "report.md", "report.html", "results.json")
 
 
 def submissions_in(folder: Path) -> list[Path]:
@@ -99,6 +100,8 @@ def grade_batch(folder: Path, bundle_path: Path, out: Path, *, jobs: int = 1, fo
                                                           bundle.hash)
             if previous is not None:
                 reports[_name(path)] = previous
+                if not all((out / _name(path) / f).is_file() for f in REPORT_FILES):
+                    write_reports(previous, out / _name(path))  # killed between two renames: re-render only
             else:
                 todo.append(path)
         log.info("%d submission(s): %d to grade, %d already graded with this bundle", len(subs), len(todo),

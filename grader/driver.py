@@ -117,7 +117,6 @@ def main(job_path):
     def record(entry):
         manifest.write(json.dumps({**entry, "nonce": job["nonce"]}) + "\n")
         manifest.flush()
-        os.fsync(manifest.fileno())
 
     spec = importlib.util.spec_from_file_location("lrkit_probes", os.path.join(harness, "probes.py"))
     probes = importlib.util.module_from_spec(spec)

@@ -145,14 +145,14 @@ def execute_notebook(tree: Path, notebook: str, prepared: dict, limits: Limits, 
         (harness / "input.ipynb").write_text(json.dumps(prepared))
         for p in (harness, *harness.iterdir()):
             p.chmod(0o755 if p.is_dir() else 0o644)
+        run_limits = sandbox.Limits(wall_s=limits.notebook_timeout_s, memory_mb=limits.memory_mb,
+                                    idle_s=limits.cell_timeout_s + 30)
         result = sandbox.run(
             [sandbox.sandbox_python(), "-I", "/harness/nbrunner.py", "/harness/input.ipynb", "/out",
              str(limits.cell_timeout_s), "200000"],
             mounts=[sandbox.Mount(harness, "/harness"), sandbox.Mount(out, "/out", writable=True),
                     sandbox.Mount(scratch, "/submission", writable=True)],
-            cwd="/submission", env={"LRKIT_GRADING": "1"},
-            limits=sandbox.Limits(wall_s=limits.notebook_timeout_s, memory_mb=limits.memory_mb,
-                                  idle_s=limits.cell_timeout_s + 30), progress_file=out / "cells.jsonl",
+            cwd="/submission", env={"LRKIT_GRADING": "1"}, limits=run_limits, progress_file=out / "cells.jsonl",
             unsandboxed=unsandboxed)
         logged = _read_log(out / "cells.jsonl")
         status = "ok"
@@ -167,7 +167,12 @@ def execute_notebook(tree: Path, notebook: str, prepared: dict, limits: Limits, 
         except (OSError, ValueError):
             executed = {}
     notes = []
-    if result.memory_exceeded:
+    disk_message = (f"your code wrote more than {run_limits.max_disk_mb} MB of files (the disk limit) and was "
+                    "stopped; write less, or nothing, to disk")
+    if result.disk_exceeded:
+        status = "disk"
+        notes.append(f"the notebook was stopped: {disk_message}")
+    elif result.memory_exceeded:
         status = "memory"
         notes.append(f"the notebook used more than {limits.memory_mb} MB and was stopped")
     elif result.timed_out or result.idle_timed_out or status == "timeout":
@@ -184,6 +189,10 @@ def execute_notebook(tree: Path, notebook: str, prepared: dict, limits: Limits, 
                          if t.startswith("exercise:")), "")
         entry = logged.get(index)
         if entry is None:
+            if not stopped and status == "disk":  # the cell that was running when the run was stopped
+                cells.append(CellOutcome(index, cell["id"], "error", exercise, "DiskLimitExceeded", disk_message))
+                stopped = True
+                continue
             state = "timeout" if not stopped and status in ("timeout", "memory", "killed") else "not_run"
             stopped = True
             cells.append(CellOutcome(index, cell["id"], state, exercise))

@@ -195,8 +195,12 @@ def run_checks(tree: Path, submission: Path, *, unsandboxed: bool = False,
             if result.timed_out and not result.idle_timed_out:
                 break
             stuck = planned[start]
-            verdict[stuck.id] = judge_case(stuck.spec, stuck.case, None, _why_stopped(result, limits, run_limits.max_disk_mb))
+            why = _why_stopped(result, limits, run_limits.max_disk_mb)
+            verdict[stuck.id] = judge_case(stuck.spec, stuck.case, None, why)
             start += 1
+            if result.disk_exceeded:  # the files are still there: a restart would be stopped at once
+                notes.append(why)
+                break
             restarts += 1
             if restarts > MAX_RESTARTS:
                 break

@@ -230,7 +230,7 @@ def _unpack(src: Path, dest: Path, allowed: list[str] | None, max_bytes: int, ma
         budget -= _extract(by_path[path], dest, budget)
     notes = tuple(f"{path} was ignored: {reason}." for path, reason in ignored)
     for note in notes:
-        log.info(note)
+        log.debug(note)
     return Unpacked(root=dest, files=tuple(kept), ignored=tuple(p for p, _ in ignored), notes=notes)
 
 

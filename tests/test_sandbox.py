@@ -272,3 +272,47 @@ def test_misuse_is_a_clear_error(mounts, cwd):
 def test_empty_argv_is_refused():
     with pytest.raises(SandboxError, match="argv"):
         run([], mounts=[], cwd="/", env={}, limits=Limits())
+
+
+@pytest.mark.parametrize("unsandboxed", [
+    pytest.param(False, marks=needs_sandbox, id="sandboxed"),
+    pytest.param(True, id="unsandboxed"),
+])
+def test_disk_quota_over_many_small_files_stops_the_run(tmp_path, unsandboxed):
+    """Is writing past max_disk_mb in files that each stay under max_file_mb stopped and flagged?"""
+    result = run_py(tmp_path, """
+        import os  # relative paths: the unsandboxed fallback maps only argv and cwd
+        os.makedirs('flood', exist_ok=True)
+        block = b'x' * (1024 * 1024)
+        for i in range(200):
+            with open(f'flood/f{i}.bin', 'wb') as f:
+                for _ in range(4):
+                    f.write(block)
+        print('WROTE ALL')
+        import time; time.sleep(30)
+    """, limits=Limits(wall_s=20, max_file_mb=8, max_disk_mb=40), unsandboxed=unsandboxed)
+    assert result.disk_exceeded and result.returncode is None, result
+    assert not result.timed_out and result.wall_s < 10
+
+
+def test_disk_quota_counts_too_many_entries_as_over(tmp_path):
+    """Is a tree with more entries than the walk bound treated as over quota (never walked forever)?"""
+    from grader.sandbox import _disk_usage
+
+    (tmp_path / "a").mkdir()
+    for i in range(30):
+        (tmp_path / "a" / f"f{i}").write_bytes(b"x" * 100)
+    assert 3000 <= _disk_usage([tmp_path], 10**9) <= 31 * 8192  # sizes or blocks, whichever is larger
+    assert _disk_usage([tmp_path], 10**9, max_entries=20) is None
+    assert _disk_usage([tmp_path], 1000) > 1000  # stops as soon as the limit is passed
+
+
+def test_quiet_run_within_the_disk_quota_is_not_flagged(tmp_path):
+    """Does a run that writes a little under the quota finish normally?"""
+    result = run_py(tmp_path, """
+        with open('small.bin', 'wb') as f:
+            f.write(b'x' * 1024 * 1024)
+        import time; time.sleep(1.2)
+        print('done')
+    """, limits=Limits(wall_s=20, max_disk_mb=8), unsandboxed=True)
+    assert result.returncode == 0 and not result.disk_exceeded and "done" in result.output

@@ -106,6 +106,11 @@ def retention_chunk_variant(Q, K, V, gamma, B, cross_shift=1, carry_shift=1, las
     cross term gamma**(j + cross_shift) q_j R; carry R <- gamma**n R + Σ gamma**(n - carry_shift - s) k_sᵀ v_s.
     The correct form is cross_shift = carry_shift = 1 and n the chunk's real length.
     """
+    with np.errstate(divide="ignore", invalid="ignore"):     # gamma = 0 with a negative exponent: inf/nan
+        return _chunk_loop(Q, K, V, gamma, B, cross_shift, carry_shift, last_chunk_uses_B)
+
+
+def _chunk_loop(Q, K, V, gamma, B, cross_shift, carry_shift, last_chunk_uses_B):
     lead, L = Q.shape[:-2], Q.shape[-2]
     g = gamma_array(gamma, lead)[..., None, None]
     R = np.zeros((*lead, Q.shape[-1], V.shape[-1]))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-VARIANTS = ("correct", "no_normalizer", "read_before_update", "no_decay", "decay_S_only", "heads_mixed",
+VARIANTS = ("correct", "no_normalizer", "read_before_update", "read_before_update_eps", "no_decay", "decay_S_only", "heads_mixed",
             "batch_shared_S", "noncausal")
 
 
@@ -82,7 +82,7 @@ def linear_attention(x: np.ndarray, w: dict, variant: str = "correct") -> dict:
             write = np.broadcast_to(write.sum(axis=0, keepdims=True), write.shape)
         S = gamma[None, :, None, None] * S + write
         z = (1.0 if variant == "decay_S_only" else gamma[None, :, None]) * z + k[:, :, t]
-        S_read, z_read = (S_old, z_old) if variant == "read_before_update" else (S, z)
+        S_read, z_read = (S_old, z_old) if variant.startswith("read_before_update") else (S, z)
         qt = q[:, :, t]  # (B, H, d_h)
         num = np.einsum("bhd,bhde->bhe", qt, S_read)
         if variant == "no_normalizer":
@@ -90,6 +90,8 @@ def linear_attention(x: np.ndarray, w: dict, variant: str = "correct") -> dict:
         else:
             with np.errstate(divide="ignore", invalid="ignore"):
                 y[:, :, t] = num / np.einsum("bhd,bhd->bh", qt, z_read)[..., None]
+            if variant == "read_before_update_eps":  # 0/0 at the first token hidden by an epsilon
+                y[:, :, t] = np.nan_to_num(y[:, :, t])
     return {"y": _merge(y, mixed) @ w["Wo"].T + w["bo"], "S": S, "z": z}
 
 

@@ -61,3 +61,26 @@ def unified_recurrence(Q, K, V, mode, gamma=None, gate=None):
 
 def gated_delta_rule(Q, K, V, alpha, beta):
     return _wrap(torch.zeros_like(V))
+
+
+def retention_recurrent(Q, K, V, gamma):
+    return _wrap(torch.zeros_like(V))
+
+
+def retention_chunkwise(Q, K, V, gamma, chunk_size, return_state=False):
+    out = _wrap(torch.zeros_like(V))
+    if return_state:
+        return out, _wrap(torch.zeros(*Q.shape[:-2], Q.shape[-1], V.shape[-1], dtype=V.dtype))
+    return out
+
+
+def multiscale_decays(num_heads):
+    return _wrap(torch.zeros(num_heads))
+
+
+def unified_recurrence(Q, K, V, mode, gamma=None, gate=None):
+    return _wrap(torch.zeros_like(V))
+
+
+def gated_delta_rule(Q, K, V, alpha, beta):
+    return _wrap(torch.zeros_like(V))

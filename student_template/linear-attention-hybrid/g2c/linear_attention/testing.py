@@ -46,6 +46,7 @@ def likely_causes(got: torch.Tensor, want: torch.Tensor, bad: torch.Tensor, num_
 def assert_outputs_match(got: torch.Tensor, want: torch.Tensor, *, num_heads: int, got_name: str = "step()",
                          want_name: str = "forward()", atol: float = 1e-6, rtol: float = 1e-5) -> None:
     """Raise an AssertionError with a readable diagnosis unless got ≈ want, both (B, T, D)."""
+    __tracebackhide__ = True  # pytest: show the message, not this helper's source
     if got.shape != want.shape:
         raise AssertionError(f"{got_name} has shape {tuple(got.shape)} but {want_name} has {tuple(want.shape)}; "
                              "both should be (B, T, D)")
