@@ -78,10 +78,12 @@ class Progress:
         eta = elapsed / self.done * (self.total - self.done)
         width = 30
         filled = int(width * self.done / max(self.total, 1))
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} "
-                         f"{elapsed:5.0f}s elapsed, ETA {eta:4.0f}s  {label[:30]:<30}")
-        if self.done == self.total:
-            sys.stderr.write("\n")
+        line = (f"[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} "
+                f"{elapsed:5.0f}s elapsed, ETA {eta:4.0f}s  {label[:30]:<30}")
+        if sys.stderr.isatty():  # redraw in place; in a CI log, one line per submission
+            sys.stderr.write("\r" + line + ("\n" if self.done == self.total else ""))
+        else:
+            sys.stderr.write(line.rstrip() + "\n")
         sys.stderr.flush()
 
 

@@ -41,6 +41,21 @@ def _award(item: RubricItem, passed: int, total: int, messages: list[str], kind:
     return ItemResult(item.id, item.title, points, item.points, status, kind, messages=tuple(messages))
 
 
+def _grouped(failures: list[CaseOutcome]) -> list[str]:
+    """One message per check: its first failing case in full, then the labels of the others."""
+    by_check: dict[str, list[CaseOutcome]] = {}
+    for f in failures:
+        by_check.setdefault(f.check, []).append(f)
+    messages = []
+    for group in by_check.values():
+        message = group[0].message
+        if len(group) > 1:
+            others = ", ".join(f.label for f in group[1:5]) + (", ..." if len(group) > 5 else "")
+            message += f" The same check also fails for {len(group) - 1} more case(s): {others}."
+        messages.append(message)
+    return messages
+
+
 def score_checks(item: RubricItem, outcomes: Outcomes) -> ItemResult:
     if not outcomes.checks_run:
         if outcomes.tests is not None and item.tests:
@@ -48,8 +63,9 @@ def score_checks(item: RubricItem, outcomes: Outcomes) -> ItemResult:
         return ItemResult(item.id, item.title, 0.0, item.points, "hidden", "checks", hidden=True,
                           messages=("checked by the official grader with hidden tests",))
     cases = [c for c in outcomes.cases if c.check in item.checks]
-    failed = [c.message for c in cases if not c.passed]
-    result = _award(item, len(cases) - len(failed), len(cases), failed, "checks")
+    failed = _grouped([c for c in cases if not c.passed])
+    passed = sum(c.passed for c in cases)
+    result = _award(item, passed, len(cases), failed, "checks")
     return ItemResult(**{**result.__dict__, "hidden": True})
 
 

@@ -169,7 +169,8 @@ def test_case(graded, case):
     assert not unknown, f"{case}/expect.yaml: unknown keys {unknown}"
     report = graded.reports[case]
     text = _student_text(report)
-    context = f"{case}: status {report.status}, score {report.score}/{report.max_score}\n{text[:3000]}"
+    scored = [(i.id, i.points) for i in report.items if i.points]
+    context = f"{case}: status {report.status}, score {report.score}/{report.max_score}, points from {scored}\n{text[:3000]}"
     statuses = expect.get("status")
     if statuses is not None:
         assert report.status in ([statuses] if isinstance(statuses, str) else statuses), context
