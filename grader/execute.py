@@ -99,6 +99,35 @@ def prepare_notebook(submitted: dict, template: dict) -> tuple[dict, list[str]]:
     return nb, notes
 
 
+HOOK_PATTERNS = re.compile(
+    r"input_transformers|ast_transformers|events\.register|register_magic|set_custom_exc|"
+    r"run_cell\s*=|run_ast_nodes|sys\.settrace|sys\.setprofile|InteractiveShell|"
+    r"(?:^|\n)\s*%(?:load_ext|run|alias)\b")
+
+
+def execution_hooks(prepared: dict) -> list[str]:
+    """Cells whose code reaches into IPython's execution machinery (which could make later
+    cells "run" without running). Read in the grader, from the source; evidence, not proof."""
+    found = []
+    for index, cell in enumerate(prepared["cells"]):
+        if cell["cell_type"] == "code":
+            m = HOOK_PATTERNS.search(cell["source"])
+            if m:
+                found.append(f"cell {index} uses '{m.group(0).strip()}'")
+    return found
+
+
+def skipped_run(prepared: dict, reason: str) -> NotebookRun:
+    """The notebook was not executed (e.g. importing the student's module already hangs)."""
+    cells = []
+    for index, cell in enumerate(prepared["cells"]):
+        if cell["cell_type"] == "code":
+            exercise = next((t.split(":", 1)[1] for t in cell["metadata"].get("tags", [])
+                             if t.startswith("exercise:")), "")
+            cells.append(CellOutcome(index, cell["id"], "not_run", exercise))
+    return NotebookRun(tuple(cells), (), "skipped", (reason,), 0.0, ())
+
+
 def _figures(executed: dict) -> list[Figure]:
     figures = []
     for index, cell in enumerate(executed.get("cells", [])):

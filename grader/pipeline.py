@@ -25,7 +25,8 @@ from pathlib import Path
 from . import __version__, sandbox
 from .answers import AnswerFormatError, check_answers, extract_answer_block, load_key, parse_answers
 from .config import AssignmentConfig, Rubric, load_assignment, load_rubric
-from .execute import NotebookError, execute_notebook, prepare_notebook, read_notebook
+from .execute import (NotebookError, execute_notebook, execution_hooks, prepare_notebook, read_notebook,
+                      skipped_run)
 from .kitcheck import run_public_tests
 from .probing import run_checks
 from .results import AnswerOutcome, Report
@@ -179,18 +180,30 @@ def _grade_tree(tree: Path, template: Path, config: AssignmentConfig, rubric: Ru
     prepared, prep_notes = prepare_notebook(submitted, template_nb)
     notes += prep_notes
     # The notebook and the checks (or public tests) run in separate sandboxed processes, each
-    # on its own copy of the tree: side by side for one submission, one after the other in a
-    # batch (where the parallelism is across submissions, `--jobs`).
-    with ThreadPoolExecutor(max_workers=2 if parallel else 1) as pool:
-        nb_future = pool.submit(_timed, execute_notebook, tree, config.notebook, prepared, config.limits,
-                                unsandboxed=unsandboxed)
+    # on its own copy of the tree: side by side for one submission; in a batch (where the
+    # parallelism is across submissions, `--jobs`) checks first, and a module whose import
+    # already hangs does not get to hang the notebook too.
+    def notebook():
+        return execute_notebook(tree, config.notebook, prepared, config.limits, unsandboxed=unsandboxed)
+
+    def checks():
         if checks_from is not None:
-            checks_future = pool.submit(_timed, run_checks, checks_from, tree, unsandboxed=unsandboxed,
-                                        config=config)
+            return run_checks(checks_from, tree, unsandboxed=unsandboxed, config=config)
+        return run_public_tests(tree, config.public_tests)
+
+    if parallel:
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            nb_future, checks_future = pool.submit(_timed, notebook), pool.submit(_timed, checks)
+            run, timings["notebook_s"] = nb_future.result()
+            other, timings["checks_s"] = checks_future.result()
+    else:
+        other, timings["checks_s"] = _timed(checks)
+        if getattr(other, "import_hung", False):
+            run = skipped_run(prepared, "the notebook was not run: importing your module already hangs "
+                                        "(see the checks)")
+            timings["notebook_s"] = 0.0
         else:
-            checks_future = pool.submit(_timed, run_public_tests, tree, config.public_tests)
-        run, timings["notebook_s"] = nb_future.result()
-        other, timings["checks_s"] = checks_future.result()
+            run, timings["notebook_s"] = _timed(notebook)
     notes += run.notes
     cases, isolation, tests = (), run.isolation, None
     if checks_from is not None:
@@ -198,12 +211,21 @@ def _grade_tree(tree: Path, template: Path, config: AssignmentConfig, rubric: Ru
         notes += other.notes
     else:
         tests = other.outcomes
+    hooks = execution_hooks(prepared)
+    withheld = ""
+    if hooks:
+        withheld = ("no credit for notebook cells: the notebook changes how IPython executes cells ("
+                    + "; ".join(hooks[:3]) + "), so 'this cell ran' cannot be trusted (flagged for review)")
+        notes.append("tampering suspected: " + withheld)
     answers, answer_notes = _answers(prepared, key, rubric, checks_from is not None, config.notebook)
     notes += answer_notes
     outcomes = Outcomes(cases=cases, cells=run.cells, answers=answers, tests=tests,
-                        checks_run=checks_from is not None, exercise_cells=_exercise_cells(template_nb))
+                        checks_run=checks_from is not None, exercise_cells=_exercise_cells(template_nb),
+                        cells_withheld=withheld)
     items, total = score(rubric, outcomes)
-    status = "timeout" if run.status == "timeout" and not any(c.status == "ok" for c in run.cells) else "graded"
+    hung = getattr(other, "import_hung", False)
+    nothing_ran = not any(c.status == "ok" for c in run.cells)
+    status = "timeout" if hung or (run.status == "timeout" and nothing_ran) else "graded"
     return {"items": items, "score": total, "cells": run.cells, "figures": run.figures, "notes": tuple(notes),
             "isolation": isolation, "timings": timings, "status": status}
 

@@ -46,6 +46,7 @@ class CheckRun:
     notes: tuple[str, ...]
     isolation: tuple[str, ...]
     seconds: float
+    import_hung: bool = False  # importing the student's modules never finished
 
 
 def plan(tree: Path) -> list[PlannedCase]:
@@ -142,6 +143,7 @@ def run_checks(tree: Path, submission: Path, *, unsandboxed: bool = False,
     notes: list[str] = []
     isolation: tuple[str, ...] = ()
     seconds = 0.0
+    import_hung = False
     with tempfile.TemporaryDirectory(prefix="lrkit-checks-") as tmp:
         work = Path(tmp)
         harness, out, scratch = work / "harness", work / "out", work / "submission"
@@ -172,6 +174,7 @@ def run_checks(tree: Path, submission: Path, *, unsandboxed: bool = False,
                 break
             if start == 0 and not any(e.get("event") == "import" for e in entries):
                 notes.append(f"your modules could not be imported: {_why_stopped(result, limits, run_limits.max_disk_mb)}")
+                import_hung = result.timed_out or result.idle_timed_out
                 break
             for entry in entries:
                 for name in entry.get("tampered", []):
@@ -208,4 +211,4 @@ def run_checks(tree: Path, submission: Path, *, unsandboxed: bool = False,
             if p.id not in verdict:
                 reason = notes[-1] if notes else "not run: the checks were stopped after earlier failures"
                 verdict[p.id] = judge_case(p.spec, p.case, None, reason if len(reason) < 300 else reason[:300])
-    return CheckRun(tuple(verdict[p.id] for p in planned), tuple(notes), isolation, seconds)
+    return CheckRun(tuple(verdict[p.id] for p in planned), tuple(notes), isolation, seconds, import_hung)

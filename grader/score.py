@@ -26,6 +26,7 @@ class Outcomes:
     manual: Mapping[str, float] = field(default_factory=dict)  # item id -> points given by a person
     checks_run: bool = True  # False in local mode: hidden checks are not available
     exercise_cells: Mapping[str, int] = field(default_factory=dict)  # exercise id -> cells in the template
+    cells_withheld: str = ""  # why notebook-cell items get no credit (e.g. execution hooks found)
 
 
 def _award(item: RubricItem, passed: int, total: int, messages: list[str], kind: str) -> ItemResult:
@@ -77,6 +78,9 @@ def score_tests(item: RubricItem, outcomes: Outcomes) -> ItemResult:
 
 
 def score_cells(item: RubricItem, outcomes: Outcomes) -> ItemResult:
+    if outcomes.cells_withheld:
+        return ItemResult(item.id, item.title, 0.0, item.points, "failed", "cells",
+                          messages=(outcomes.cells_withheld,))
     messages, passed, total, figures = [], 0, 0, 0
     for exercise in item.cells:
         cells = [c for c in outcomes.cells if c.exercise == exercise]

@@ -201,6 +201,9 @@ def _causal_judge(p):
             return "the output contains NaN or inf"
         if not np.allclose(y[..., :p, :], y2[..., :p, :], rtol=1e-9, atol=1e-10):
             return f"an output before position {p} changed when only the tokens from position {p} on changed"
+        if np.allclose(y[..., p:, :], y2[..., p:, :], rtol=1e-9, atol=1e-10):
+            return (f"the outputs from position {p} on did not change either when those tokens changed: "
+                    "the output does not depend on its inputs")
         return None
     return judge
 
