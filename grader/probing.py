@@ -119,9 +119,10 @@ def _why_stopped(result: sandbox.RunResult, limits, disk_mb: int = sandbox.Limit
     if result.memory_exceeded:
         return f"your code used more than the {limits.memory_mb} MB memory limit and was stopped"
     if result.idle_timed_out:
-        return f"this case did not finish within {limits.case_timeout_s:g} s (an endless loop, or far too slow?)"
+        return (f"it did not finish within the {limits.case_timeout_s:g} s time limit "
+                "(an endless loop, a sleep, or far too slow?)")
     if result.timed_out:
-        return f"the checks ran out of their {limits.checks_timeout_s:g} s time budget"
+        return f"the checks ran out of their {limits.checks_timeout_s:g} s time limit"
     return f"the process ended (exit code {result.returncode}) before this case finished; does your code call exit()?"
 
 
@@ -173,7 +174,7 @@ def run_checks(tree: Path, submission: Path, *, unsandboxed: bool = False,
                 notes.append(message)
                 break
             if start == 0 and not any(e.get("event") == "import" for e in entries):
-                notes.append(f"your modules could not be imported: {_why_stopped(result, limits, run_limits.max_disk_mb)}")
+                notes.append(f"importing your module failed: {_why_stopped(result, limits, run_limits.max_disk_mb)}")
                 import_hung = result.timed_out or result.idle_timed_out
                 break
             for entry in entries:
@@ -209,6 +210,7 @@ def run_checks(tree: Path, submission: Path, *, unsandboxed: bool = False,
                 break
         for p in planned:
             if p.id not in verdict:
-                reason = notes[-1] if notes else "not run: the checks were stopped after earlier failures"
-                verdict[p.id] = judge_case(p.spec, p.case, None, reason if len(reason) < 300 else reason[:300])
+                reason = notes[-1] if notes else "the checks were stopped after earlier failures"
+                verdict[p.id] = CaseOutcome(p.spec.name, p.case.label, False,
+                                            f"{p.spec.title}: not checked, because {reason[:300]}.")
     return CheckRun(tuple(verdict[p.id] for p in planned), tuple(notes), isolation, seconds, import_hung)

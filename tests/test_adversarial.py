@@ -79,7 +79,7 @@ def _make_submission(case: str, root: Path, subs: Path) -> None:
             fh.write("\n\n" + (folder / "attack.py").read_text())
     template_nb = json.loads((template / "linear_attention.ipynb").read_text())
     for item in folder.iterdir():
-        if item.name in ("expect.yaml", "attack.py"):
+        if item.name in ("expect.yaml", "attack.py") or item.is_dir():
             continue
         if item.suffix == ".ipynb":
             (dest / item.name).write_text(_retag(item, template_nb))
