@@ -28,6 +28,8 @@ READ_ONLY_TAGS = {"question", "locked"}
 MAX_NOTEBOOK_BYTES = 20_000_000
 MAX_FIGURES = 24
 MAX_FIGURE_BYTES = 3_000_000
+# Grading mode for long cells; figures drawn inline (the sandbox's default backend is Agg).
+NOTEBOOK_ENV = {"LRKIT_GRADING": "1", "MPLBACKEND": "module://matplotlib_inline.backend_inline"}
 B64 = re.compile(r"^[A-Za-z0-9+/=\s]*$")
 
 
@@ -181,7 +183,7 @@ def execute_notebook(tree: Path, notebook: str, prepared: dict, limits: Limits, 
              str(limits.cell_timeout_s), "200000"],
             mounts=[sandbox.Mount(harness, "/harness"), sandbox.Mount(out, "/out", writable=True),
                     sandbox.Mount(scratch, "/submission", writable=True)],
-            cwd="/submission", env={"LRKIT_GRADING": "1"}, limits=run_limits, progress_file=out / "cells.jsonl",
+            cwd="/submission", env=NOTEBOOK_ENV, limits=run_limits, progress_file=out / "cells.jsonl",
             unsandboxed=unsandboxed)
         logged = _read_log(out / "cells.jsonl")
         status = "ok"

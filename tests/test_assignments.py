@@ -86,3 +86,17 @@ def test_student_release_holds_nothing_hidden(built_root, tmp_path, name):
             assert not leaked, f"{entry} leaks {leaked[:3]}"
     with zipfile.ZipFile(bundle_zip) as zf:
         assert any(n.startswith("solution/hidden/") for n in zf.namelist())
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_shipped_examples_match_the_generated_trees(built_root, name):
+    """Are examples/submissions/<name>/solution and untouched_template copies of today's trees?"""
+    from grader.config import load_assignment
+
+    examples = ROOT / "examples" / "submissions" / name
+    config = load_assignment(built_root / "solutions" / name)
+    for example, tree in (("solution", "solutions"), ("untouched_template", "student_template")):
+        for rel in config.student_files:
+            shipped = examples / example / rel
+            assert shipped.read_bytes() == (built_root / tree / name / rel).read_bytes(), (
+                f"{shipped} is stale: copy it from {tree}/{name}/{rel}")
