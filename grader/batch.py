@@ -14,7 +14,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
-from .pipeline import _failed_report, grade_submission, open_bundle
+from .pipeline import failed_report, grade_submission, open_bundle
 from .report import load_report, write_reports
 from .results import Report
 from .summary import write_class_summary
@@ -61,7 +61,7 @@ def _grade_one(path: Path, bundle: Path, out: Path, unsandboxed: bool, config, r
         return grade_submission(path, bundle, unsandboxed=unsandboxed, name=_name(path), parallel=False)
     except Exception as exc:  # a grader failure on one submission must not stop the class
         log.exception("grading %s crashed", path.name)
-        return _failed_report(config, rubric, _name(path), "crashed",
+        return failed_report(config, rubric, _name(path), "crashed",
                               f"the grader failed on this submission ({type(exc).__name__}: {exc}); "
                               "tell the course staff", True, bundle_hash)
 

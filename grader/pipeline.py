@@ -230,7 +230,7 @@ def _grade_tree(tree: Path, template: Path, config: AssignmentConfig, rubric: Ru
             "isolation": isolation, "timings": timings, "status": status}
 
 
-def _failed_report(config: AssignmentConfig, rubric: Rubric, name: str, status: str, message: str,
+def failed_report(config: AssignmentConfig, rubric: Rubric, name: str, status: str, message: str,
                    official: bool, bundle_hash: str = "", submission_hash: str = "") -> Report:
     from .results import ItemResult
 
@@ -254,13 +254,13 @@ def grade_submission(submission: Path, bundle_path: Path, *, unsandboxed: bool =
             tree, notes = _assemble(submission, bundle.template, config, work)
             sub_hash = content_hash(work / "unpacked")
         except SubmissionError as exc:
-            return _failed_report(config, rubric, name, "invalid", str(exc), True, bundle.hash)
+            return failed_report(config, rubric, name, "invalid", str(exc), True, bundle.hash)
         key = load_key(bundle.solution / "answer_key.yaml") if (bundle.solution / "answer_key.yaml").is_file() else {}
         try:
             fields = _grade_tree(tree, bundle.template, config, rubric, key=key, checks_from=bundle.solution,
                                  unsandboxed=unsandboxed, parallel=parallel)
         except NotebookError as exc:
-            return _failed_report(config, rubric, name, "invalid", str(exc), True, bundle.hash, sub_hash)
+            return failed_report(config, rubric, name, "invalid", str(exc), True, bundle.hash, sub_hash)
     fields["notes"] = tuple(notes) + fields["notes"]
     if unsandboxed:
         fields["notes"] += ("graded WITHOUT a sandbox (--allow-unsandboxed): not an official grade",)
