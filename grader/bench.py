@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
 import shutil
 import tempfile
 import time
@@ -55,11 +54,11 @@ def measure_one(name: str, unsandboxed: bool) -> dict[str, float]:
         write_reports(report, Path(tmp))
         reporting = time.perf_counter() - started
     compute = sum(c.seconds for c in report.cells)
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    peak = max(report.timings.get("notebook_peak_mb", 0.0), report.timings.get("checks_peak_mb", 0.0))
     return {"notebook_s": report.timings.get("notebook_s", 0.0), "checks_s": report.timings.get("checks_s", 0.0),
             "reporting_s": round(reporting, 3), "total_s": round(graded + reporting, 2),
             "cell_compute_s": round(compute, 2), "overhead_s": round(graded + reporting - compute, 2),
-            "peak_child_rss_mb": round(peak, 1), "score": report.score, "max_score": report.max_score}
+            "peak_sandbox_memory_mb": round(peak, 1), "score": report.score, "max_score": report.max_score}
 
 
 def measure_batch(name: str, count: int, jobs: int, unsandboxed: bool) -> float:
@@ -91,8 +90,8 @@ def main(argv: list[str] | None = None) -> int:
         results[name] = {**one, "overhead_over_floor": round(ratio, 2)}
         print(f"{name}: total {one['total_s']} s = notebook {one['notebook_s']} s (cells computing "
               f"{one['cell_compute_s']} s) + checks {one['checks_s']} s + reporting {one['reporting_s']} s; "
-              f"overhead {one['overhead_s']} s = {ratio:.2f} x floor (target <= 2); peak child RSS "
-              f"{one['peak_child_rss_mb']} MB; score {one['score']:g}/{one['max_score']:g}")
+              f"overhead {one['overhead_s']} s = {ratio:.2f} x floor (target <= 2); peak sandbox memory "
+              f"{one['peak_sandbox_memory_mb']} MB; score {one['score']:g}/{one['max_score']:g}")
     if args.batch:
         t1 = measure_batch(args.batch_assignment, args.batch, 1, unsandboxed)
         t2 = measure_batch(args.batch_assignment, args.batch, 2, unsandboxed)

@@ -45,6 +45,7 @@ class NotebookRun:
     notes: tuple[str, ...]
     seconds: float
     isolation: tuple[str, ...]
+    peak_memory_mb: float = 0.0
 
 
 def _source(cell: dict) -> str:
@@ -236,4 +237,5 @@ def execute_notebook(tree: Path, notebook: str, prepared: dict, limits: Limits, 
     for f in figures:
         per_cell[f.cell_index] = per_cell.get(f.cell_index, 0) + 1
     cells = [CellOutcome(**{**c.__dict__, "figures": per_cell.get(c.index, 0)}) for c in cells]
-    return NotebookRun(tuple(cells), tuple(figures), status, tuple(notes), result.wall_s, result.isolation)
+    return NotebookRun(tuple(cells), tuple(figures), status, tuple(notes), result.wall_s, result.isolation,
+                       result.peak_memory_mb)

@@ -205,6 +205,8 @@ def _grade_tree(tree: Path, template: Path, config: AssignmentConfig, rubric: Ru
         else:
             run, timings["notebook_s"] = _timed(notebook)
     notes += run.notes
+    timings["notebook_peak_mb"] = run.peak_memory_mb
+    timings["checks_peak_mb"] = getattr(other, "peak_memory_mb", 0.0)
     cases, isolation, tests = (), run.isolation, None
     if checks_from is not None:
         cases, isolation = other.outcomes, other.isolation or isolation

@@ -80,6 +80,7 @@ class RunResult:
     wall_s: float
     isolation: tuple[str, ...]
     disk_exceeded: bool = False  # killed: the writable mounts held more than max_disk_mb
+    peak_memory_mb: float = 0.0  # the cgroup's peak memory use (0 when no cgroup)
 
 
 def sandbox_python() -> str:
@@ -203,6 +204,13 @@ class _Cgroup:
             return int((mem / "memory.failcnt").read_text()) > 0
         except (OSError, ValueError):
             return False
+
+    def peak_memory_mb(self) -> float:
+        name = "memory.peak" if self.kind == "cgroup-v2" else "memory.max_usage_in_bytes"
+        try:
+            return round(int((self.dirs[0] / name).read_text()) / 2**20, 1)
+        except (OSError, ValueError):
+            return 0.0
 
     def kill_all(self, timeout_s: float = 10.0) -> None:
         """SIGKILL every process in the group until it is empty (new forks included)."""
@@ -521,7 +529,8 @@ def _supervise(argv: list[str], *, env: dict[str, str], host_cwd: str | None, li
     killed = timed_out or idle or disk
     return dict(returncode=None if killed else proc.returncode, timed_out=timed_out, idle_timed_out=idle,
                 memory_exceeded=group.memory_exceeded() if group else False, output=reader.text(),
-                output_truncated=reader.truncated, wall_s=round(wall, 3), disk_exceeded=disk)
+                output_truncated=reader.truncated, wall_s=round(wall, 3), disk_exceeded=disk,
+                peak_memory_mb=group.peak_memory_mb() if group else 0.0)
 
 
 def _kill_tree(proc: subprocess.Popen, group: _Cgroup | None) -> None:
