@@ -286,7 +286,10 @@ def _bwrap_argv(mounts: list[Mount], cwd: str, env: dict[str, str], tmp_mb: int)
             "--die-with-parent", "--new-session",
             "--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
             "--symlink", "usr/bin", "/bin", "--symlink", "usr/sbin", "/sbin", "--ro-bind", "/etc", "/etc"]
-    made: set[str] = set()
+    # /tmp first: the interpreter and venv may live under /tmp (a CI clone), and a later
+    # tmpfs would hide them.
+    argv += ["--perms", "1777", "--size", str(tmp_mb * 1024 * 1024), "--tmpfs", "/tmp"]
+    made: set[str] = {"/tmp"}
     binds = [(sys.base_prefix, sys.base_prefix, False), (sys.prefix, sys.prefix, False)]
     binds += [(str(m.host), m.target, m.writable) for m in mounts]
     for host, target, writable in binds:
@@ -295,8 +298,7 @@ def _bwrap_argv(mounts: list[Mount], cwd: str, env: dict[str, str], tmp_mb: int)
         argv += _dirs_for(target, made)
         argv += ["--bind" if writable else "--ro-bind", host, target]
         made.add(target)
-    argv += ["--perms", "1777", "--size", str(tmp_mb * 1024 * 1024), "--tmpfs", "/tmp",
-             "--proc", "/proc", "--dev", "/dev", "--chdir", cwd]
+    argv += ["--proc", "/proc", "--dev", "/dev", "--chdir", cwd]
     for key, value in env.items():
         argv += ["--setenv", key, value]
     argv += ["--", "setpriv", f"--reuid={SANDBOX_UID}", f"--regid={SANDBOX_UID}", "--clear-groups",
@@ -327,6 +329,8 @@ def _chown_tree(root: Path) -> None:
 
 def _host_path(value: str, mapping: list[tuple[str, str]]) -> str:
     """Rewrite an in-sandbox path (a mount target or under one) to its host path."""
+    if any(value == p or value.startswith(p.rstrip("/") + "/") for p in (sys.prefix, sys.base_prefix)):
+        return value  # the interpreter and venv are at the same path inside and out
     for target, host in mapping:
         if value == target or value.startswith(target.rstrip("/") + "/"):
             return host + value[len(target.rstrip("/")):]
