@@ -14,7 +14,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
-from .pipeline import failed_report, grade_submission, open_bundle
+from .pipeline import Bundle, failed_report, grade_submission, open_bundle
 from .report import load_report, write_reports
 from .results import Report
 from .summary import write_class_summary
@@ -56,14 +56,14 @@ def _already_graded(out: Path, sub_hash: str, bundle_hash: str) -> Report | None
     return None
 
 
-def _grade_one(path: Path, bundle: Path, out: Path, unsandboxed: bool, config, rubric, bundle_hash: str) -> Report:
+def _grade_one(path: Path, bundle: Bundle, unsandboxed: bool) -> Report:
     try:
         return grade_submission(path, bundle, unsandboxed=unsandboxed, name=_name(path), parallel=False)
     except Exception as exc:  # a grader failure on one submission must not stop the class
         log.exception("grading %s crashed", path.name)
-        return failed_report(config, rubric, _name(path), "crashed",
-                              f"the grader failed on this submission ({type(exc).__name__}: {exc}); "
-                              "tell the course staff", True, bundle_hash)
+        return failed_report(bundle.config, bundle.rubric, _name(path), "crashed",
+                             f"the grader failed on this submission ({type(exc).__name__}: {exc}); "
+                             "tell the course staff", True, bundle.hash)
 
 
 class Progress:
@@ -110,8 +110,7 @@ def grade_batch(folder: Path, bundle_path: Path, out: Path, *, jobs: int = 1, fo
                  len(reports))
         progress = Progress(len(todo))
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            futures = {pool.submit(_grade_one, p, bundle_path, out, unsandboxed, config, rubric, bundle.hash): p
-                       for p in todo}
+            futures = {pool.submit(_grade_one, p, bundle, unsandboxed): p for p in todo}
             for future in as_completed(futures):
                 path = futures[future]
                 report = future.result()

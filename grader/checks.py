@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping
@@ -66,8 +67,18 @@ class CheckDefinitionError(Exception):
     """A hidden verdicts file is malformed (the instructor's mistake, not the student's)."""
 
 
+_IMPORT_LOCK = threading.Lock()
+
+
 def load_checks(hidden_dir: Path) -> dict[str, CheckSpec]:
-    """Import ``hidden_dir/verdicts.py`` as a private package and collect its checks."""
+    """Import ``hidden_dir/verdicts.py`` as a private package and collect its checks.
+    Serialised: a batch's worker threads share one bundle, and a module registered in
+    sys.modules before it finished executing would look empty to a second thread."""
+    with _IMPORT_LOCK:
+        return _load_checks(hidden_dir)
+
+
+def _load_checks(hidden_dir: Path) -> dict[str, CheckSpec]:
     verdicts = hidden_dir / "verdicts.py"
     if not verdicts.is_file():
         return {}

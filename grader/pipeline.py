@@ -242,15 +242,16 @@ def failed_report(config: AssignmentConfig, rubric: Rubric, name: str, status: s
                   environment=environment(), submission_hash=submission_hash, bundle_hash=bundle_hash)
 
 
-def grade_submission(submission: Path, bundle_path: Path, *, unsandboxed: bool = False,
+def grade_submission(submission: Path, bundle_path: Path | Bundle, *, unsandboxed: bool = False,
                      name: str | None = None, parallel: bool = True) -> Report:
-    """Official grading of one submission (a folder or a .zip) against an autograder bundle."""
+    """Official grading of one submission (a folder or a .zip) against an autograder bundle
+    (its zip or folder, or a `Bundle` already opened, as a batch does once for the class)."""
     submission = Path(submission)
     name = name or submission.name.removesuffix(".zip")
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="lrkit-grade-") as tmp:
         work = Path(tmp)
-        bundle = open_bundle(Path(bundle_path), work / "bundle")
+        bundle = bundle_path if isinstance(bundle_path, Bundle) else open_bundle(Path(bundle_path), work / "bundle")
         config, rubric = bundle.config, bundle.rubric
         try:
             tree, notes = _assemble(submission, bundle.template, config, work)

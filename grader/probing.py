@@ -8,11 +8,13 @@ or exits early costs the case it was on; the driver is restarted for the rest.
 """
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import secrets
 import shutil
 import tempfile
+import threading
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,7 +53,20 @@ class CheckRun:
 
 
 def plan(tree: Path) -> list[PlannedCase]:
-    """Every case of every check, in a fixed order (check name, then generation order)."""
+    """Every case of every check, in a fixed order (check name, then generation order).
+    Made once per bundle (keyed by the verdicts file and its mtime): a batch reuses it."""
+    verdicts = (tree / "hidden" / "verdicts.py").resolve()
+    stamp = verdicts.stat().st_mtime_ns if verdicts.is_file() else 0
+    with _PLAN_LOCK:  # one thread makes the plan, the others reuse it
+        return _plan(str(verdicts.parent.parent), stamp)
+
+
+_PLAN_LOCK = threading.Lock()
+
+
+@functools.lru_cache(maxsize=8)
+def _plan(tree: str, stamp: int) -> list[PlannedCase]:
+    tree = Path(tree)
     planned = []
     for name, spec in sorted(load_checks(tree / "hidden").items()):
         for n, case in enumerate(spec.cases()):
