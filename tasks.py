@@ -18,31 +18,31 @@ ROOT = Path(__file__).resolve().parent
 
 
 def names_or_all(names: list[str]) -> list[str]:
-    from grader.build import assignment_folders
+    from grader.authoring.build import assignment_folders
 
     return [p.name for p in assignment_folders(ROOT, names or None)]
 
 
 def task_build(args) -> int:
-    from grader.build import build
+    from grader.authoring.build import build
 
     return build(ROOT, args.names or None, check=args.check)
 
 
 def task_check(args) -> int:
-    from grader.kitcheck import check
+    from grader.authoring.check import check
 
     return check(ROOT, args.names or None)
 
 
 def task_release(args) -> int:
-    from grader.release import release
+    from grader.authoring.release import release
 
     return release(ROOT, names_or_all(args.names))
 
 
 def task_examples(args) -> int:
-    from grader.examples import grade_examples
+    from grader.authoring.examples import grade_examples
 
     return grade_examples(ROOT, names_or_all(args.names), jobs=args.jobs, force=args.force)
 
@@ -57,13 +57,25 @@ def task_all(args) -> int:
 
 
 def task_bench(args) -> int:
-    if args.what == "basics":
-        from grader.bench_retention import main
+    """`bench grade` measures the grader; `bench NAME` runs the benchmarks an assignment keeps in
+    `assignments/NAME/_bench/` (NAME may be a unique suffix, e.g. `basics`)."""
+    if args.what == "grade":
+        from grader.bench import main
 
         return main(args.rest)
-    from grader.bench import main
+    import runpy
 
-    return main(args.rest)
+    folders = [p for p in sorted((ROOT / "assignments").iterdir())
+               if p.name == args.what or p.name.endswith("-" + args.what)]
+    scripts = sorted(folders[0].glob("_bench/*.py")) if len(folders) == 1 else []
+    if not scripts:
+        known = sorted(p.parent.parent.name for p in (ROOT / "assignments").glob("*/_bench/*.py"))
+        logging.error("no benchmark for %r; known: grade, %s", args.what, ", ".join(known) or "(none)")
+        return 2
+    rc = 0
+    for script in scripts:
+        rc = rc or runpy.run_path(str(script))["main"](args.rest)
+    return rc
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -80,12 +92,21 @@ def main(argv: list[str] | None = None) -> int:
             s.add_argument("--jobs", type=int, default=2)
             s.add_argument("--force", action="store_true")
     b = sub.add_parser("bench")
-    b.add_argument("what", choices=["basics", "grade"])
+    b.add_argument("what", help="grade, or an assignment with benchmarks (e.g. basics)")
     b.add_argument("rest", nargs=argparse.REMAINDER)
     b.set_defaults(fn=task_bench)
+    p.add_argument("--debug", action="store_true", help="show tracebacks for kit errors")
     args = p.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(message)s")
-    return args.fn(args)
+    from grader.errors import LrkitError
+
+    try:
+        return args.fn(args)
+    except LrkitError as exc:  # an instructor's mistake: one message naming the file, no traceback
+        if args.debug:
+            raise
+        logging.error("%s", exc)
+        return exc.exit_code
 
 
 if __name__ == "__main__":

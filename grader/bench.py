@@ -14,12 +14,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from . import sandbox
-from .batch import grade_batch
-from .config import Limits
-from .execute import execute_notebook
-from .pipeline import grade_submission
-from .report import write_reports
+from grader import sandbox
+from grader.config import AssignmentLimits
+from grader.grading.batch import grade_batch
+from grader.grading.execute import execute_notebook
+from grader.grading.pipeline import grade_submission
+from grader.report.render import write_reports
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -32,12 +32,12 @@ def measure_floor(unsandboxed: bool) -> dict[str, float]:
                          "outputs": [], "execution_count": None}],
               "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
         started = time.perf_counter()
-        execute_notebook(tree, "floor.ipynb", nb, Limits(), unsandboxed=unsandboxed)
+        execute_notebook(tree, "floor.ipynb", nb, AssignmentLimits(), unsandboxed=unsandboxed)
         kernel = time.perf_counter() - started
         started = time.perf_counter()
         sandbox.run([sandbox.sandbox_python(), "-I", "-c", "import torch"],
                     mounts=[sandbox.Mount(tree, "/submission", writable=True)], cwd="/submission", env={},
-                    limits=sandbox.Limits(wall_s=120), unsandboxed=unsandboxed)
+                    limits=sandbox.RunLimits(wall_s=120), unsandboxed=unsandboxed)
         process = time.perf_counter() - started
     return {"kernel_with_torch_s": round(kernel, 2), "process_with_torch_s": round(process, 2),
             "floor_s": round(kernel + process, 2)}

@@ -13,7 +13,8 @@ import logging
 import sys
 from pathlib import Path
 
-from . import sandbox
+from grader import sandbox
+from grader.errors import LrkitError, UsageError
 
 
 def _refuse_unsandboxed(allow: bool) -> bool:
@@ -21,15 +22,15 @@ def _refuse_unsandboxed(allow: bool) -> bool:
     if sandbox.sandbox_available():
         return False
     if not allow:
-        raise SystemExit("no sandbox here (needs Linux, root and bubblewrap: apt-get install bubblewrap). "
+        raise UsageError("no sandbox here (needs Linux, root and bubblewrap: apt-get install bubblewrap). "
                          "Official grading refuses to run student code unsandboxed; pass --allow-unsandboxed "
                          "to grade anyway (the reports will say so).")
     return True
 
 
 def cmd_local(args) -> int:
-    from .pipeline import grade_local
-    from .report import render_terminal, write_reports
+    from grader.grading.pipeline import grade_local
+    from grader.report.render import render_terminal, write_reports
 
     folder = Path(args.local).resolve()
     report = grade_local(folder)
@@ -39,8 +40,8 @@ def cmd_local(args) -> int:
 
 
 def cmd_submission(args) -> int:
-    from .pipeline import grade_submission
-    from .report import render_terminal, write_reports
+    from grader.grading.pipeline import grade_submission
+    from grader.report.render import render_terminal, write_reports
 
     unsandboxed = _refuse_unsandboxed(args.allow_unsandboxed)
     report = grade_submission(Path(args.path), Path(args.autograder), unsandboxed=unsandboxed)
@@ -50,7 +51,7 @@ def cmd_submission(args) -> int:
 
 
 def cmd_batch(args) -> int:
-    from .batch import grade_batch
+    from grader.grading.batch import grade_batch
 
     unsandboxed = _refuse_unsandboxed(args.allow_unsandboxed)
     return grade_batch(Path(args.dir), Path(args.autograder), Path(args.out), jobs=args.jobs, force=args.force,
@@ -58,7 +59,7 @@ def cmd_batch(args) -> int:
 
 
 def cmd_manual(args) -> int:
-    from .manual import export_sheet, import_sheet
+    from grader.grading.manual import export_sheet, import_sheet
 
     if args.action == "export":
         return export_sheet(Path(args.out_dir), Path(args.sheet))
@@ -93,6 +94,15 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO, format="%(levelname)s %(message)s")
+    try:
+        return _dispatch(args)
+    except LrkitError as exc:  # one message, no traceback; -v shows it
+        logging.getLogger("grader").debug("traceback", exc_info=True)
+        print(f"grade: {exc}", file=sys.stderr)
+        return exc.exit_code
+
+
+def _dispatch(args) -> int:
     if args.local is not None:
         return cmd_local(args)
     handlers = {"submission": cmd_submission, "batch": cmd_batch, "manual": cmd_manual}

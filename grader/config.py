@@ -12,15 +12,17 @@ from typing import Any
 
 import yaml
 
+from grader.errors import LrkitError
+
 ID = re.compile(r"^[a-z0-9_]+$")
 
 
-class ConfigError(Exception):
+class ConfigError(LrkitError):
     """A configuration file is wrong; the message names the file and the key."""
 
 
 @dataclass(frozen=True)
-class Limits:
+class AssignmentLimits:
     cell_timeout_s: float = 120.0
     notebook_timeout_s: float = 600.0
     checks_timeout_s: float = 180.0
@@ -43,7 +45,7 @@ class AssignmentConfig:
     modules: tuple[str, ...]
     public_tests: str
     baseline: Baseline
-    limits: Limits = Limits()
+    limits: AssignmentLimits = AssignmentLimits()
 
 
 @dataclass(frozen=True)
@@ -132,7 +134,7 @@ def load_assignment(folder: Path, check_name: bool = True) -> AssignmentConfig:
         raise ConfigError(f"{where}: missing key 'baseline' (the public test counts on the untouched template, "
                           "e.g. baseline: {passed: 8, failed: 7})")
     data["baseline"] = _build(Baseline, data["baseline"], f"{where}: baseline")
-    data["limits"] = _build(Limits, data.get("limits", {}), f"{where}: limits")
+    data["limits"] = _build(AssignmentLimits, data.get("limits", {}), f"{where}: limits")
     config = _build(AssignmentConfig, data, where)
     if check_name and config.name != folder.name:
         raise ConfigError(f"{where}: name {config.name!r} differs from the folder name {folder.name!r}")

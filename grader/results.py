@@ -98,7 +98,7 @@ class Report:
         return dataclasses.asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Report":
+    def from_dict(cls, data: dict[str, Any]) -> Report:
         data = dict(data)
         if data.get("schema_version") != SCHEMA_VERSION:
             raise ValueError(

@@ -17,10 +17,10 @@ import pytest
 import yaml
 
 from grader import sandbox
-from grader.batch import grade_batch
-from grader.build import build
-from grader.release import release_assignment
-from grader.report import load_report
+from grader.authoring.build import build
+from grader.authoring.release import release_assignment
+from grader.grading.batch import grade_batch
+from grader.report.render import load_report
 
 ROOT = Path(__file__).resolve().parents[1]
 NAME = "linear-attention-basics"

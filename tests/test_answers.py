@@ -5,7 +5,7 @@ import textwrap
 
 import pytest
 
-from grader.answers import (
+from grader.grading.answers import (
     AnswerFormatError,
     AnswerKeyError,
     ChoiceEntry,

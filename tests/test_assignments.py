@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from grader.build import build_all, write_trees
+from grader.authoring.build import build_all, write_trees
+from grader.authoring.check import check_assignment
 from grader.config import load_rubric
-from grader.kitcheck import check_assignment
-from grader.probing import run_checks
+from grader.grading.probing import run_checks
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = sorted(p.name for p in (ROOT / "assignments").iterdir() if (p / "assignment.yaml").is_file())
@@ -72,8 +72,8 @@ def test_student_release_holds_nothing_hidden(built_root, tmp_path, name):
     """Does the student zip leave out hidden files, hidden answer-key entries and solution lines?"""
     import zipfile
 
-    from grader.build import readable_text
-    from grader.release import release_assignment
+    from grader.authoring.build import readable_text
+    from grader.authoring.release import release_assignment
 
     built = next(b for b in build_all(built_root, [name]))
     student_zip, bundle_zip = release_assignment(built_root, name, tmp_path)

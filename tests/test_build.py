@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from grader.build import BuildError, build, build_assignment
-from grader.tags import split_text
+from grader.authoring.build import BuildError, build, build_assignment
+from grader.authoring.tags import split_text
+from grader.errors import UsageError
 
 FIXTURES = Path(__file__).parent / "fixtures" / "tags"
 BINARY = bytes(range(256)) + b"\n# BEGIN SOLUTION\n\xff\xfe"
@@ -140,7 +141,7 @@ def test_failed_build_writes_nothing(built, caplog):
     before = snapshot(built)
     (built / "assignments/demo/model.py").write_text("def f():\n    # BEGIN SOLUTION\n    return 1\n")
     (built / "assignments/demo/broken.py").write_bytes((FIXTURES / "end_without_begin.py").read_bytes())
-    with caplog.at_level(logging.ERROR, logger="grader.build"):
+    with caplog.at_level(logging.ERROR, logger="grader.authoring.build"):
         assert build(built) == 1
     assert snapshot(built) == before
     assert not list(built.glob(".build-*"))
@@ -173,7 +174,7 @@ def test_build_of_named_assignment_only(built):
     make_assignment(built, "other")
     assert build(built, ["other"]) == 0
     assert (built / "student_template/other/model.py").exists()
-    with pytest.raises(SystemExit, match="unknown assignment 'nope'"):
+    with pytest.raises(UsageError, match="unknown assignment 'nope'"):
         build(built, ["nope"])
 
 
@@ -195,7 +196,7 @@ def test_check_reports_stale_files(built, caplog):
     (built / "solutions/demo/extra.py").write_text("x = 1\n")
     (built / "student_template/demo/notes.txt").unlink()
     before = snapshot(built)
-    with caplog.at_level(logging.ERROR, logger="grader.build"):
+    with caplog.at_level(logging.ERROR, logger="grader.authoring.build"):
         assert build(built, check=True) == 1
     assert snapshot(built) == before
     stale = sorted(r.getMessage() for r in caplog.records if r.getMessage().startswith("stale: "))
@@ -209,7 +210,7 @@ def test_check_reports_stale_files(built, caplog):
 
 def test_check_on_a_never_built_root_fails(root, caplog):
     """Does `--check` fail, listing missing files, when nothing was ever built?"""
-    with caplog.at_level(logging.ERROR, logger="grader.build"):
+    with caplog.at_level(logging.ERROR, logger="grader.authoring.build"):
         assert build(root, check=True) == 1
     assert "stale: student_template/demo/model.py (missing)" in caplog.text
 

@@ -6,8 +6,16 @@ from pathlib import Path
 
 import pytest
 
-from grader.config import (AssignmentConfig, Baseline, ConfigError, Limits, Rubric, RubricItem, load_assignment,
-                           load_rubric)
+from grader.config import (
+    AssignmentConfig,
+    AssignmentLimits,
+    Baseline,
+    ConfigError,
+    Rubric,
+    RubricItem,
+    load_assignment,
+    load_rubric,
+)
 
 FIXTURES = Path(__file__).parent / "fixtures" / "config"
 
@@ -43,7 +51,7 @@ def test_valid_assignment_loads_into_dataclasses(tmp_path):
         name="demo", title="Linear & Recurrent Attention", notebook="linear_attention.ipynb",
         student_files=("linear_attention.py", "linear_attention.ipynb"), modules=("linear_attention",),
         public_tests="tests/test_linear_attention.py", baseline=Baseline(passed=3, failed=12),
-        limits=Limits(cell_timeout_s=60, notebook_timeout_s=600.0, checks_timeout_s=180.0, memory_mb=2048))
+        limits=AssignmentLimits(cell_timeout_s=60, notebook_timeout_s=600.0, checks_timeout_s=180.0, memory_mb=2048))
     with pytest.raises(AttributeError):
         config.name = "other"  # type: ignore[misc]
 
@@ -53,7 +61,7 @@ def test_limits_default_when_absent(tmp_path):
     folder = place(tmp_path, "valid_assignment.yaml", "assignment.yaml")
     path = folder / "assignment.yaml"
     path.write_text(path.read_text().split("limits:")[0])
-    assert load_assignment(folder).limits == Limits()
+    assert load_assignment(folder).limits == AssignmentLimits()
 
 
 RUBRIC_FAULTS = [

@@ -1,5 +1,5 @@
 """The public-test runner that `tasks.py check` and `grade --local` rely on."""
-from grader.kitcheck import run_public_tests
+from grader.grading.public_tests import run_public_tests
 
 
 def test_counts_follow_pytest_and_a_parametrized_test_fails_when_one_case_fails(tmp_path):

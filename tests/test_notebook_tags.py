@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.notebook_tags import split_notebook
-from grader.tags import MARKDOWN_STUB, TagError
+from grader.authoring.notebook_tags import split_notebook
+from grader.authoring.tags import MARKDOWN_STUB, TagError
 
 FIXTURES = Path(__file__).parent / "fixtures" / "tags"
 

@@ -22,11 +22,11 @@ import numpy as np
 import pytest
 
 from grader import cli, sandbox
-from grader.batch import grade_batch
-from grader.build import build
-from grader.manual import export_sheet, import_sheet
-from grader.release import release
-from grader.report import load_report, write_reports
+from grader.authoring.build import build
+from grader.authoring.release import release
+from grader.errors import UsageError
+from grader.grading.batch import grade_batch
+from grader.report.render import load_report
 
 ROOT = Path(__file__).resolve().parents[1]
 TOY = ROOT / "tests" / "fixtures" / "toy-root"
@@ -171,7 +171,7 @@ def test_batch_writes_a_gradebook_row_per_submission_and_a_summary(batch, toy):
 def test_rerun_skips_everything(batch, toy, caplog):
     before = _mtimes(toy.out)
     assert len(before) == 3
-    with caplog.at_level(logging.INFO, logger="grader.batch"):
+    with caplog.at_level(logging.INFO, logger="grader.grading.batch"):
         assert grade_batch(toy.subs, toy.bundle, toy.out, jobs=2, unsandboxed=UNSANDBOXED) == 0
     assert "3 submission(s): 0 to grade, 3 already graded" in caplog.text
     assert _mtimes(toy.out) == before
@@ -190,7 +190,7 @@ def test_zip_of_only_the_changed_files_grades_like_the_folder_and_force_regrades
     assert grade_batch(subs, toy.bundle, out, unsandboxed=UNSANDBOXED) == 0
     assert _mtimes(out) == kept
     # ...and --force grades it again, to the same points
-    with caplog.at_level(logging.INFO, logger="grader.batch"):
+    with caplog.at_level(logging.INFO, logger="grader.grading.batch"):
         assert grade_batch(subs, toy.bundle, out, force=True, unsandboxed=UNSANDBOXED) == 0
     assert "1 submission(s): 1 to grade, 0 already graded" in caplog.text
     assert _mtimes(out) != kept
@@ -205,7 +205,7 @@ def _leftover_cgroups(pid: int) -> None:
     """Remove the (empty) per-run cgroups a SIGKILLed grader could not sweep."""
     for controller in ("memory", "pids", ""):
         try:
-            parent = Path("/sys/fs/cgroup") / (controller or "") / sandbox._own_cgroup(controller)
+            parent = Path("/sys/fs/cgroup") / (controller or "") / sandbox.cgroup._own_cgroup(controller)
         except OSError:
             continue
         for group in parent.glob(f"lrkit-{pid}-*"):
@@ -290,7 +290,7 @@ def test_manual_export_import_round_trip(batch, toy, tmp_path):
 
 def test_official_grading_refuses_without_a_sandbox(monkeypatch):
     monkeypatch.setattr(sandbox, "sandbox_available", lambda: False)
-    with pytest.raises(SystemExit) as exc:
+    with pytest.raises(UsageError) as exc:
         cli._refuse_unsandboxed(False)
     assert "--allow-unsandboxed" in str(exc.value) and "bubblewrap" in str(exc.value)
     assert cli._refuse_unsandboxed(True) is True

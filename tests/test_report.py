@@ -7,7 +7,7 @@ import json
 import pytest
 
 from grader import report as report_mod
-from grader.report import (
+from grader.report.render import (
     UNOFFICIAL,
     gradebook_row,
     load_report,

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import os
 import secrets
 import socket
 import sys
@@ -12,15 +11,23 @@ from pathlib import Path
 
 import pytest
 
-from grader.sandbox import Limits, Mount, SandboxError, detect_isolation, run, sandbox_available, sandbox_python
+from grader.sandbox import (
+    Mount,
+    RunLimits,
+    SandboxError,
+    detect_isolation,
+    run,
+    sandbox_available,
+    sandbox_python,
+)
 
 needs_sandbox = pytest.mark.skipif(
     not sandbox_available(), reason="needs Linux, root and bubblewrap (the official grading mode)"
 )
-QUICK = Limits(wall_s=20, memory_mb=512, max_procs=32, max_output_bytes=100_000, tmp_mb=16)
+QUICK = RunLimits(wall_s=20, memory_mb=512, max_procs=32, max_output_bytes=100_000, tmp_mb=16)
 
 
-def run_py(scratch: Path, code: str, *args: str, limits: Limits = QUICK, unsandboxed: bool = False, **kw):
+def run_py(scratch: Path, code: str, *args: str, limits: RunLimits = QUICK, unsandboxed: bool = False, **kw):
     """Write `code` to scratch/main.py and run it with the sandbox python in /submission."""
     (scratch / "main.py").write_text(textwrap.dedent(code))
     return run([sandbox_python(), "-I", "/submission/main.py", *args], mounts=[Mount(scratch, "/submission", True)],
@@ -129,7 +136,7 @@ def test_writes_outside_the_scratch_fail(tmp_path):
 @needs_sandbox
 def test_infinite_loop_times_out_quickly(tmp_path):
     """Is a CPU spin killed at the wall-clock limit?"""
-    result = run_py(tmp_path, "while True: pass", limits=Limits(wall_s=1.5))
+    result = run_py(tmp_path, "while True: pass", limits=RunLimits(wall_s=1.5))
     assert result.timed_out and result.returncode is None
     assert result.wall_s < 5
 
@@ -141,7 +148,7 @@ def test_memory_bomb_is_reported(tmp_path):
         blocks = []
         while True:
             blocks.append(bytearray(50 * 1024 * 1024))
-    """, limits=Limits(wall_s=20, memory_mb=200))
+    """, limits=RunLimits(wall_s=20, memory_mb=200))
     assert result.memory_exceeded, result
     assert not result.timed_out and result.returncode != 0
 
@@ -172,7 +179,7 @@ def test_fork_bomb_is_contained_and_cleaned_up(tmp_path):
                 os.fork()
             except OSError:
                 time.sleep(0.01)
-    """, marker, limits=Limits(wall_s=3, max_procs=32, memory_mb=1024))
+    """, marker, limits=RunLimits(wall_s=3, max_procs=32, memory_mb=1024))
     assert result.timed_out
     time.sleep(0.2)
     assert leftover(marker) == []
@@ -217,7 +224,7 @@ def test_idle_timeout_uses_the_progress_file(tmp_path):
             for i in range(5):
                 f.write(f'cell {i}\\n'); f.flush(); time.sleep(0.3)
         time.sleep(60)
-    """, limits=Limits(wall_s=30, idle_s=1.0), progress_file=tmp_path / "progress.log")
+    """, limits=RunLimits(wall_s=30, idle_s=1.0), progress_file=tmp_path / "progress.log")
     assert result.idle_timed_out and not result.timed_out
     assert 2.0 < result.wall_s < 6
 
@@ -235,7 +242,7 @@ def test_jupyter_kernel_runs_inside(tmp_path):
         nb = nbformat.read('nb.ipynb', as_version=4)
         nbclient.NotebookClient(nb, timeout=30, kernel_name='python3').execute()
         print('OUT', nb.cells[0].outputs[0]['text'].strip())
-    """, limits=Limits(wall_s=60, memory_mb=1024))
+    """, limits=RunLimits(wall_s=60, memory_mb=1024))
     assert "OUT 42" in result.output, result.output
 
 
@@ -254,7 +261,7 @@ def test_unsandboxed_fallback_runs_with_rlimits(tmp_path):
 
 def test_unsandboxed_fallback_times_out(tmp_path):
     """Does the fallback still enforce the wall clock on a sleeping command?"""
-    result = run_py(tmp_path, "import time; time.sleep(60)", limits=Limits(wall_s=1), unsandboxed=True)
+    result = run_py(tmp_path, "import time; time.sleep(60)", limits=RunLimits(wall_s=1), unsandboxed=True)
     assert result.timed_out and result.wall_s < 5
 
 
@@ -266,12 +273,12 @@ def test_unsandboxed_fallback_times_out(tmp_path):
 def test_misuse_is_a_clear_error(mounts, cwd):
     """Are a missing source, a relative target and a relative cwd refused before anything runs?"""
     with pytest.raises(SandboxError):
-        run(["true"], mounts=mounts, cwd=cwd, env={}, limits=Limits())
+        run(["true"], mounts=mounts, cwd=cwd, env={}, limits=RunLimits())
 
 
 def test_empty_argv_is_refused():
     with pytest.raises(SandboxError, match="argv"):
-        run([], mounts=[], cwd="/", env={}, limits=Limits())
+        run([], mounts=[], cwd="/", env={}, limits=RunLimits())
 
 
 @pytest.mark.parametrize("unsandboxed", [
@@ -290,14 +297,14 @@ def test_disk_quota_over_many_small_files_stops_the_run(tmp_path, unsandboxed):
                     f.write(block)
         print('WROTE ALL')
         import time; time.sleep(30)
-    """, limits=Limits(wall_s=20, max_file_mb=8, max_disk_mb=40), unsandboxed=unsandboxed)
+    """, limits=RunLimits(wall_s=20, max_file_mb=8, max_disk_mb=40), unsandboxed=unsandboxed)
     assert result.disk_exceeded and result.returncode is None, result
     assert not result.timed_out and result.wall_s < 10
 
 
 def test_disk_quota_counts_too_many_entries_as_over(tmp_path):
     """Is a tree with more entries than the walk bound treated as over quota (never walked forever)?"""
-    from grader.sandbox import _disk_usage
+    from grader.sandbox.supervise import _disk_usage
 
     (tmp_path / "a").mkdir()
     for i in range(30):
@@ -314,5 +321,5 @@ def test_quiet_run_within_the_disk_quota_is_not_flagged(tmp_path):
             f.write(b'x' * 1024 * 1024)
         import time; time.sleep(1.2)
         print('done')
-    """, limits=Limits(wall_s=20, max_disk_mb=8), unsandboxed=True)
+    """, limits=RunLimits(wall_s=20, max_disk_mb=8), unsandboxed=True)
     assert result.returncode == 0 and not result.disk_exceeded and "done" in result.output

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
+from grader.report.summary import write_class_summary
 from grader.results import ItemResult, Report
-from grader.summary import write_class_summary
 
 RUBRIC = [("normalizer", "Linear attention divides by φ(q)·z", 3.0),
           ("your_turn", "Worked example, third token", 1.0),
@@ -100,7 +100,7 @@ def test_summary_write_is_atomic(tmp_path, batch, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("template exploded")
 
-    monkeypatch.setattr("grader.summary.render_html_template", broken)
+    monkeypatch.setattr("grader.report.summary.render_html_template", broken)
     with pytest.raises(RuntimeError):
         write_class_summary(batch[:2], tmp_path)
     assert {p: p.read_bytes() for p in paths.values()} == before

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.tags import MARKDOWN_STUB, Split, TagError, split_text
+from grader.authoring.tags import MARKDOWN_STUB, Split, TagError, split_text
 
 FIXTURES = Path(__file__).parent / "fixtures" / "tags"
 KINDS = {".py": "python", ".yaml": "yaml", ".md": "markdown"}

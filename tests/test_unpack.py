@@ -9,13 +9,19 @@ from pathlib import Path
 
 import pytest
 
-from grader.unpack import SubmissionError, Unpacked, content_hash, unpack_submission
+from grader.grading.unpack import (
+    SubmissionError,
+    Unpacked,
+    content_hash,
+    unpack_submission,
+)
 
 ALLOWED = ["linear_attention.py", "linear_attention.ipynb"]
 MODULE = b"def feature_map(x):\n    return x\n"
 
 
-def make_zip(path: Path, files: dict[str, bytes], *, symlinks: dict[str, str] = {}) -> Path:
+def make_zip(path: Path, files: dict[str, bytes], *, symlinks: dict[str, str] | None = None) -> Path:
+    symlinks = symlinks or {}
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, data in files.items():
             info = zipfile.ZipInfo(name, date_time=(2024, 1, 1, 0, 0, 0))

@@ -9,7 +9,6 @@ out_proj to the identity, so a mismatch can be reported per head.
 """
 import pytest
 import torch
-
 from g2c.linear_attention import (
     HybridTransformerLM,
     LinearAttention,

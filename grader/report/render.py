@@ -16,7 +16,7 @@ from typing import Any, Mapping
 
 import jinja2
 
-from .results import ItemResult, Report
+from grader.results import ItemResult, Report
 
 TEMPLATES = Path(__file__).parent / "templates"
 UNOFFICIAL = "UNOFFICIAL — not sandboxed"

@@ -21,14 +21,14 @@ from pathlib import Path
 
 import numpy as np
 
-from . import sandbox
-from .checks import Case, CheckSpec, judge_case, load_checks
-from .config import AssignmentConfig, load_assignment
-from .results import CaseOutcome
+from grader import sandbox
+from grader.config import AssignmentConfig, load_assignment
+from grader.grading.checks import Case, CheckSpec, judge_case, load_checks
+from grader.results import CaseOutcome
 
 log = logging.getLogger(__name__)
 
-DRIVER = Path(__file__).with_name("driver.py")
+DRIVER = sandbox.inside_script("driver.py")
 MAX_RESULT_BYTES = 64 * 1024 * 1024
 MAX_RESTARTS = 3
 
@@ -128,7 +128,7 @@ def _read_result(out: Path, case_id: str) -> dict | None:
         return None
 
 
-def _why_stopped(result: sandbox.RunResult, limits, disk_mb: int = sandbox.Limits.max_disk_mb) -> str:
+def _why_stopped(result: sandbox.RunResult, limits, disk_mb: int = sandbox.RunLimits.max_disk_mb) -> str:
     if result.disk_exceeded:
         return (f"your code wrote more than {disk_mb} MB of files (the disk limit) and was stopped; "
                 "write less, or nothing, to disk")
@@ -175,7 +175,7 @@ def run_checks(tree: Path, submission: Path, *, unsandboxed: bool = False,
         while start < len(planned):
             job["start"] = start
             (harness / "job.json").write_text(json.dumps(job))
-            run_limits = sandbox.Limits(wall_s=limits.checks_timeout_s, idle_s=limits.case_timeout_s,
+            run_limits = sandbox.RunLimits(wall_s=limits.checks_timeout_s, idle_s=limits.case_timeout_s,
                                         memory_mb=limits.memory_mb)
             result = sandbox.run(
                 [sandbox.sandbox_python(), "-I", "/harness/driver.py", "/harness/job.json"],

@@ -15,8 +15,13 @@ from typing import Any, Sequence
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from .report import fmt_points, gradebook_row, render_html_template, write_atomic
-from .results import Report
+from grader.report.render import (
+    fmt_points,
+    gradebook_row,
+    render_html_template,
+    write_atomic,
+)
+from grader.results import Report
 
 STATUSES = ("graded", "timeout", "crashed", "invalid")
 FIGSIZE = (6.4, 3.6)

@@ -14,8 +14,9 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from .notebook_tags import split_notebook
-from .tags import TagError, split_text
+from grader.authoring.notebook_tags import split_notebook
+from grader.authoring.tags import TagError, split_text
+from grader.errors import LrkitError, UsageError
 
 log = logging.getLogger(__name__)
 
@@ -24,7 +25,7 @@ TEXT_KINDS = {".py": "python", ".yaml": "yaml", ".yml": "yaml", ".toml": "yaml",
 TREES = ("student_template", "solutions")
 
 
-class BuildError(Exception):
+class BuildError(LrkitError):
     """One or more tagging mistakes; nothing was written."""
 
     def __init__(self, errors: list[TagError]):
@@ -119,7 +120,7 @@ def assignment_folders(root: Path, names: list[str] | None = None) -> list[Path]
         known = {p.name: p for p in folders}
         missing = [n for n in names if n not in known]
         if missing:
-            raise SystemExit(f"unknown assignment {missing[0]!r}; known: {', '.join(known) or '(none)'}")
+            raise UsageError(f"unknown assignment {missing[0]!r}; known: {', '.join(known) or '(none)'}")
         folders = [known[n] for n in names]
     return folders
 

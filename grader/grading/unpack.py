@@ -7,7 +7,6 @@ submission unusable raise `SubmissionError` with a message naming the entry.
 """
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
 import re
@@ -18,6 +17,9 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO, Callable, Iterator
+
+from grader.bundle import folder_hash
+from grader.errors import LrkitError
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +34,7 @@ _INSTALLED = {"torch", "numpy", "pytest", "_pytest", "pluggy", "nbclient", "nbfo
               "markupsafe", "grader", "safetensors", "scipy", "setuptools", "pip", "pkg_resources"}
 
 
-class SubmissionError(ValueError):
+class SubmissionError(LrkitError, ValueError):
     """The submission cannot be graded; the message is written for the student."""
 
 
@@ -256,12 +258,5 @@ def _extract(entry: _Entry, dest: Path, budget: int) -> int:
 
 
 def content_hash(root: Path) -> str:
-    """sha256 over the sorted relative paths and bytes of every file under `root`."""
-    digest = hashlib.sha256()
-    root = Path(root)
-    files = sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file() and not p.is_symlink())
-    for rel in files:
-        data = (root / rel).read_bytes()
-        digest.update(rel.encode() + b"\0" + str(len(data)).encode() + b"\0")
-        digest.update(data)
-    return digest.hexdigest()
+    """The kit's one tree hash (`grader.bundle.tree_hash`) of the files under ``root``."""
+    return folder_hash(root)

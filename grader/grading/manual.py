@@ -10,7 +10,8 @@ import dataclasses
 import logging
 from pathlib import Path
 
-from .report import load_report, write_reports
+from grader.errors import UsageError
+from grader.report.render import load_report, write_reports
 
 log = logging.getLogger(__name__)
 COLUMNS = ["submission", "item", "title", "max_points", "points", "answer"]
@@ -48,7 +49,7 @@ def import_sheet(out_dir: Path, sheet: Path) -> int:
             try:
                 given[(row["submission"], row["item"])] = float(row["points"])
             except (KeyError, ValueError):
-                raise SystemExit(f"{sheet}:{line}: 'points' must be a number, got {row.get('points')!r}")
+                raise UsageError(f"{sheet}:{line}: 'points' must be a number, got {row.get('points')!r}")
     updated = 0
     for folder, report in _reports(out_dir):
         items = []
@@ -56,7 +57,7 @@ def import_sheet(out_dir: Path, sheet: Path) -> int:
             points = given.get((report.submission, item.id))
             if item.kind == "manual" and points is not None:
                 if not 0 <= points <= item.max_points:
-                    raise SystemExit(f"{sheet}: {report.submission}/{item.id}: points {points:g} outside 0..{item.max_points:g}")
+                    raise UsageError(f"{sheet}: {report.submission}/{item.id}: points {points:g} outside 0..{item.max_points:g}")
                 status = "passed" if points == item.max_points else "partial" if points else "failed"
                 item = dataclasses.replace(item, points=points, status=status,
                                            messages=("graded by hand",) + item.messages[1:])

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from .config import Rubric, RubricItem
-from .results import AnswerOutcome, CaseOutcome, CellOutcome, ItemResult
+from grader.config import Rubric, RubricItem
+from grader.results import AnswerOutcome, CaseOutcome, CellOutcome, ItemResult
 
 MAX_MESSAGES = 6
 

@@ -10,7 +10,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from .tags import MARKDOWN_STUB, Split, TagError, split_text
+from grader.authoring.tags import MARKDOWN_STUB, Split, TagError, split_text
 
 KNOWN_TAGS = {"solution", "hidden", "question", "answers", "heavy", "locked"}
 PREFIX_TAGS = {"answer", "exercise"}

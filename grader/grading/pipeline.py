@@ -8,84 +8,42 @@
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import platform
 import shutil
-import subprocess
-import sys
 import tempfile
 import time
-import zipfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import __version__, sandbox
-from .answers import AnswerFormatError, check_answers, extract_answer_block, load_key, parse_answers
-from .config import AssignmentConfig, Rubric, load_assignment, load_rubric
-from .execute import (NotebookError, execute_notebook, execution_hooks, prepare_notebook, read_notebook,
-                      skipped_run)
-from .kitcheck import run_public_tests
-from .probing import run_checks
-from .results import AnswerOutcome, Report
-from .score import Outcomes, score
-from .unpack import SubmissionError, content_hash, unpack_submission
+from grader import __version__, sandbox
+from grader.bundle import Bundle, folder_hash, open_bundle
+from grader.config import AssignmentConfig, Rubric, load_assignment, load_rubric
+from grader.errors import UsageError
+from grader.grading.answers import (
+    AnswerFormatError,
+    check_answers,
+    extract_answer_block,
+    load_key,
+    parse_answers,
+)
+from grader.grading.execute import (
+    NotebookError,
+    execute_notebook,
+    execution_hooks,
+    prepare_notebook,
+    read_notebook,
+    skipped_run,
+)
+from grader.grading.probing import run_checks
+from grader.grading.public_tests import run_public_tests
+from grader.grading.score import Outcomes, score
+from grader.grading.unpack import SubmissionError, unpack_submission
+from grader.results import AnswerOutcome, CellOutcome, Figure, ItemResult, Report
 
 log = logging.getLogger(__name__)
-
-
-class BundleError(Exception):
-    """The autograder bundle is missing, damaged or not a bundle."""
-
-
-@dataclass(frozen=True)
-class Bundle:
-    solution: Path
-    template: Path
-    config: AssignmentConfig
-    rubric: Rubric
-    hash: str
-
-
-def open_bundle(path: Path, into: Path) -> Bundle:
-    """Open an autograder zip (or an unpacked bundle folder) and verify its manifest."""
-    path = Path(path)
-    if path.is_file():
-        digest = hashlib.sha256(path.read_bytes()).hexdigest()
-        try:
-            with zipfile.ZipFile(path) as zf:
-                for info in zf.infolist():
-                    if info.filename.startswith("/") or ".." in Path(info.filename).parts:
-                        raise BundleError(f"{path}: entry {info.filename!r} escapes the bundle")
-                zf.extractall(into)
-        except zipfile.BadZipFile:
-            raise BundleError(f"{path} is not a zip file; use dist/<name>-autograder.zip from 'tasks.py release'")
-        root = into
-        _verify_manifest(root, path)
-    elif path.is_dir():
-        root = path
-        digest = hashlib.sha256("".join(sorted(
-            f"{p.relative_to(root)}:{hashlib.sha256(p.read_bytes()).hexdigest()}"
-            for p in root.rglob("*") if p.is_file())).encode()).hexdigest()
-    else:
-        raise BundleError(f"{path} does not exist; build it with 'python tasks.py release'")
-    solution, template = root / "solution", root / "template"
-    if not (solution / "assignment.yaml").is_file() or not template.is_dir():
-        raise BundleError(f"{path} is not an autograder bundle (no solution/assignment.yaml or template/)")
-    return Bundle(solution, template, load_assignment(solution, check_name=False), load_rubric(solution), digest)
-
-
-def _verify_manifest(root: Path, where: Path) -> None:
-    manifest = root / "MANIFEST.sha256"
-    if not manifest.is_file():
-        raise BundleError(f"{where} has no MANIFEST.sha256; rebuild it with 'python tasks.py release'")
-    for line in manifest.read_text().splitlines():
-        digest, _, name = line.partition("  ")
-        file = root / name
-        if not file.is_file() or hashlib.sha256(file.read_bytes()).hexdigest() != digest:
-            raise BundleError(f"{where}: {name} does not match MANIFEST.sha256 (damaged bundle?)")
 
 
 def environment() -> dict[str, str]:
@@ -164,6 +122,20 @@ def _exercise_cells(template_nb: dict) -> dict[str, int]:
     return counts
 
 
+@dataclass(frozen=True)
+class GradedTree:
+    """What the stages shared by the official and the local path decided about one tree."""
+
+    items: tuple[ItemResult, ...]
+    score: float
+    cells: tuple[CellOutcome, ...]
+    figures: tuple[Figure, ...]
+    notes: tuple[str, ...]
+    isolation: tuple[str, ...]
+    timings: dict[str, float]
+    status: str
+
+
 def _timed(fn, *args, **kwargs):
     started = time.perf_counter()
     result = fn(*args, **kwargs)
@@ -171,8 +143,8 @@ def _timed(fn, *args, **kwargs):
 
 
 def _grade_tree(tree: Path, template: Path, config: AssignmentConfig, rubric: Rubric, *, key: dict,
-                checks_from: Path | None, unsandboxed: bool, parallel: bool = True) -> dict:
-    """The stages shared by the official and the local path; returns Report fields."""
+                checks_from: Path | None, unsandboxed: bool, parallel: bool = True) -> GradedTree:
+    """The stages shared by the official and the local path."""
     timings, notes = {}, []
     nb_path = tree / config.notebook
     template_nb = json.loads((template / config.notebook).read_text())
@@ -198,7 +170,7 @@ def _grade_tree(tree: Path, template: Path, config: AssignmentConfig, rubric: Ru
             other, timings["checks_s"] = checks_future.result()
     else:
         other, timings["checks_s"] = _timed(checks)
-        if getattr(other, "import_hung", False):
+        if other.import_hung:
             run = skipped_run(prepared, "the notebook was not run: importing your module already hangs "
                                         "(see the checks)")
             timings["notebook_s"] = 0.0
@@ -206,7 +178,7 @@ def _grade_tree(tree: Path, template: Path, config: AssignmentConfig, rubric: Ru
             run, timings["notebook_s"] = _timed(notebook)
     notes += run.notes
     timings["notebook_peak_mb"] = run.peak_memory_mb
-    timings["checks_peak_mb"] = getattr(other, "peak_memory_mb", 0.0)
+    timings["checks_peak_mb"] = other.peak_memory_mb
     cases, isolation, tests = (), run.isolation, None
     if checks_from is not None:
         cases, isolation = other.outcomes, other.isolation or isolation
@@ -225,17 +197,14 @@ def _grade_tree(tree: Path, template: Path, config: AssignmentConfig, rubric: Ru
                         checks_run=checks_from is not None, exercise_cells=_exercise_cells(template_nb),
                         cells_withheld=withheld)
     items, total = score(rubric, outcomes)
-    hung = getattr(other, "import_hung", False)
+    hung = other.import_hung
     nothing_ran = not any(c.status == "ok" for c in run.cells)
     status = "timeout" if hung or (run.status == "timeout" and nothing_ran) else "graded"
-    return {"items": items, "score": total, "cells": run.cells, "figures": run.figures, "notes": tuple(notes),
-            "isolation": isolation, "timings": timings, "status": status}
+    return GradedTree(items, total, run.cells, run.figures, tuple(notes), isolation, timings, status)
 
 
 def failed_report(config: AssignmentConfig, rubric: Rubric, name: str, status: str, message: str,
                    official: bool, bundle_hash: str = "", submission_hash: str = "") -> Report:
-    from .results import ItemResult
-
     items = tuple(ItemResult(i.id, i.title, 0.0, i.points, "failed", i.kind, hidden=i.kind == "checks",
                              messages=(message,)) for i in rubric.items)
     return Report(config.name, name, status, 0.0, rubric.total, items, official, notes=(message,),
@@ -255,28 +224,37 @@ def grade_submission(submission: Path, bundle_path: Path | Bundle, *, unsandboxe
         config, rubric = bundle.config, bundle.rubric
         try:
             tree, notes = _assemble(submission, bundle.template, config, work)
-            sub_hash = content_hash(work / "unpacked")
+            sub_hash = folder_hash(work / "unpacked")
         except SubmissionError as exc:
             return failed_report(config, rubric, name, "invalid", str(exc), True, bundle.hash)
         key = load_key(bundle.solution / "answer_key.yaml") if (bundle.solution / "answer_key.yaml").is_file() else {}
         try:
-            fields = _grade_tree(tree, bundle.template, config, rubric, key=key, checks_from=bundle.solution,
+            graded = _grade_tree(tree, bundle.template, config, rubric, key=key, checks_from=bundle.solution,
                                  unsandboxed=unsandboxed, parallel=parallel)
         except NotebookError as exc:
             return failed_report(config, rubric, name, "invalid", str(exc), True, bundle.hash, sub_hash)
-    fields["notes"] = tuple(notes) + fields["notes"]
     if unsandboxed:
-        fields["notes"] += ("graded WITHOUT a sandbox (--allow-unsandboxed): not an official grade",)
-    fields["timings"]["total_s"] = round(time.perf_counter() - started, 2)
-    return Report(config.name, name, max_score=rubric.total, official=not unsandboxed,
-                  environment=environment(), submission_hash=sub_hash, bundle_hash=bundle.hash, **fields)
+        notes.append("graded WITHOUT a sandbox (--allow-unsandboxed): not an official grade")
+    return _report(config, rubric, name, graded, started, official=not unsandboxed, before=notes,
+                   submission_hash=sub_hash, bundle_hash=bundle.hash)
+
+
+def _report(config: AssignmentConfig, rubric: Rubric, name: str, graded: GradedTree, started: float, *,
+            official: bool, before: list[str] = (), after: list[str] = (), submission_hash: str = "",
+            bundle_hash: str = "") -> Report:
+    """The one place a graded tree becomes a Report."""
+    timings = {**graded.timings, "total_s": round(time.perf_counter() - started, 2)}
+    return Report(config.name, name, graded.status, graded.score, rubric.total, graded.items, official,
+                  isolation=graded.isolation, cells=graded.cells, figures=graded.figures,
+                  notes=(*before, *graded.notes, *after), environment=environment(), timings=timings,
+                  submission_hash=submission_hash, bundle_hash=bundle_hash)
 
 
 def grade_local(folder: Path) -> Report:
     """`grade --local`: a student's own copy of the template; public material only, unofficial."""
     folder = Path(folder).resolve()
     if not (folder / "assignment.yaml").is_file():
-        raise SystemExit(f"{folder} has no assignment.yaml; run 'grade --local' inside your assignment folder "
+        raise UsageError(f"{folder} has no assignment.yaml; run 'grade --local' inside your assignment folder "
                          "(the one holding the notebook)")
     config, rubric = load_assignment(folder, check_name=False), load_rubric(folder)
     key = load_key(folder / "answer_key.yaml") if (folder / "answer_key.yaml").is_file() else {}
@@ -284,13 +262,10 @@ def grade_local(folder: Path) -> Report:
     with tempfile.TemporaryDirectory(prefix="lrkit-local-") as tmp:
         tree = Path(tmp) / "tree"
         shutil.copytree(folder, tree, ignore=shutil.ignore_patterns("__pycache__", "grade-report", ".*"))
-        fields = _grade_tree(tree, folder, config, rubric, key=key, checks_from=None,
+        graded = _grade_tree(tree, folder, config, rubric, key=key, checks_from=None,
                              unsandboxed=not sandbox.sandbox_available())
-    fields["notes"] += ("local run: public tests and public answers only; hidden items are graded "
-                        "by the official grader",)
-    fields["timings"]["total_s"] = round(time.perf_counter() - started, 2)
-    official_isolation = "bwrap" in fields["isolation"]
-    if not official_isolation:
-        fields["notes"] += ("unofficial: not sandboxed",)
-    return Report(config.name, folder.name, max_score=rubric.total, official=False,
-                  environment=environment(), submission_hash=content_hash(folder), **fields)
+    after = ["local run: public tests and public answers only; hidden items are graded by the official grader"]
+    if "bwrap" not in graded.isolation:
+        after.append("unofficial: not sandboxed")
+    return _report(config, rubric, folder.name, graded, started, official=False, after=after,
+                   submission_hash=folder_hash(folder))

@@ -17,13 +17,13 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import sandbox
-from .config import Limits
-from .results import CellOutcome, Figure
+from grader import sandbox
+from grader.config import AssignmentLimits
+from grader.results import CellOutcome, Figure
 
 log = logging.getLogger(__name__)
 
-RUNNER = Path(__file__).with_name("nbrunner.py")
+RUNNER = sandbox.inside_script("nbrunner.py")
 READ_ONLY_TAGS = {"question", "locked"}
 MAX_NOTEBOOK_BYTES = 20_000_000
 MAX_FIGURES = 24
@@ -164,7 +164,7 @@ def _read_log(path: Path) -> dict[int, dict]:
     return entries
 
 
-def execute_notebook(tree: Path, notebook: str, prepared: dict, limits: Limits, *,
+def execute_notebook(tree: Path, notebook: str, prepared: dict, limits: AssignmentLimits, *,
                      unsandboxed: bool = False) -> NotebookRun:
     """Run ``prepared`` (a clean notebook dict) with ``tree`` as the working directory."""
     with tempfile.TemporaryDirectory(prefix="lrkit-nb-") as tmp:
@@ -177,7 +177,7 @@ def execute_notebook(tree: Path, notebook: str, prepared: dict, limits: Limits, 
         (harness / "input.ipynb").write_text(json.dumps(prepared))
         for p in (harness, *harness.iterdir()):
             p.chmod(0o755 if p.is_dir() else 0o644)
-        run_limits = sandbox.Limits(wall_s=limits.notebook_timeout_s, memory_mb=limits.memory_mb,
+        run_limits = sandbox.RunLimits(wall_s=limits.notebook_timeout_s, memory_mb=limits.memory_mb,
                                     idle_s=limits.cell_timeout_s + 30)
         result = sandbox.run(
             [sandbox.sandbox_python(), "-I", "/harness/nbrunner.py", "/harness/input.ipynb", "/out",

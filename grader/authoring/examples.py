@@ -11,9 +11,9 @@ from pathlib import Path
 
 import yaml
 
-from . import sandbox
-from .batch import grade_batch
-from .report import load_report
+from grader import sandbox
+from grader.grading.batch import grade_batch
+from grader.report.render import load_report
 
 log = logging.getLogger(__name__)
 

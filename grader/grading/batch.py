@@ -14,11 +14,12 @@ import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
-from .pipeline import Bundle, failed_report, grade_submission, open_bundle
-from .report import load_report, write_reports
-from .results import Report
-from .summary import write_class_summary
-from .unpack import SubmissionError, content_hash, unpack_submission
+from grader.bundle import Bundle, open_bundle
+from grader.grading.pipeline import failed_report, grade_submission
+from grader.grading.unpack import SubmissionError, content_hash, unpack_submission
+from grader.report.render import load_report, write_reports
+from grader.report.summary import write_class_summary
+from grader.results import Report
 
 log = logging.getLogger(__name__)
 REPORT_FILES = ("report.json", "report.md", "report.html", "results.json")

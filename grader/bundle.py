@@ -1,0 +1,146 @@
+"""The autograder bundle: its one format, written by the release and opened by the grader.
+
+    <name>-autograder.zip   solution/...        the solution tree (hidden checks, answer key)
+                            template/...        the student template (the overlay base)
+                            MANIFEST.sha256     "<sha256>  <path>" per entry
+
+Zips are deterministic (sorted entries, fixed timestamps and permissions). `tree_hash`
+is the kit's one content hash: the same files give the same hash whether they come as a
+zip, a bundle folder or a submission folder, so a resumed batch skips what it graded.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Iterable
+
+from grader.config import (
+    AssignmentConfig,
+    ConfigError,
+    Rubric,
+    load_assignment,
+    load_rubric,
+)
+from grader.errors import BundleError
+
+FIXED_TIME = (1980, 1, 1, 0, 0, 0)
+MANIFEST = "MANIFEST.sha256"
+
+
+def tree_hash(files: Iterable[tuple[str, bytes]]) -> str:
+    """sha256 over the sorted (relative path, bytes) pairs of a tree; the manifest is left out."""
+    digest = hashlib.sha256()
+    for rel, data in sorted((r, d) for r, d in files if r != MANIFEST):
+        digest.update(rel.encode("utf-8", "surrogateescape") + b"\0" + str(len(data)).encode() + b"\0")
+        digest.update(data)
+    return digest.hexdigest()
+
+
+def folder_files(root: Path) -> list[tuple[str, bytes]]:
+    """Every regular file under ``root`` (no links followed, no __pycache__), as (relative path, bytes)."""
+    root = Path(root)
+    out = []
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root)
+        if "__pycache__" in rel.parts or path.is_symlink() or not path.is_file():
+            continue
+        out.append((rel.as_posix(), path.read_bytes()))
+    return out
+
+
+def folder_hash(root: Path) -> str:
+    return tree_hash(folder_files(root))
+
+
+def write_zip(path: Path, entries: list[tuple[str, bytes]]) -> str:
+    """Write a deterministic zip atomically (with a MANIFEST.sha256); return its sha256."""
+    manifest = "".join(f"{hashlib.sha256(data).hexdigest()}  {name}\n" for name, data in sorted(entries))
+    entries = sorted(entries + [(MANIFEST, manifest.encode())])
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    os.close(fd)
+    try:
+        with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zf:
+            for name, data in entries:
+                info = zipfile.ZipInfo(name, FIXED_TIME)
+                info.external_attr = 0o644 << 16
+                info.compress_type = zipfile.ZIP_DEFLATED
+                zf.writestr(info, data)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def bundle_entries(solution: Path, template: Path) -> list[tuple[str, bytes]]:
+    """What a bundle holds, from the two generated trees of one assignment."""
+    return ([(f"solution/{rel}", data) for rel, data in folder_files(solution)]
+            + [(f"template/{rel}", data) for rel, data in folder_files(template)])
+
+
+@dataclass(frozen=True)
+class Bundle:
+    solution: Path
+    template: Path
+    config: AssignmentConfig
+    rubric: Rubric
+    hash: str
+
+
+def open_bundle(path: Path, into: Path) -> Bundle:
+    """Open an autograder zip (or an unpacked bundle folder) and verify its manifest."""
+    path = Path(path)
+    if path.is_file():
+        root = into
+        _extract(path, into)
+        _verify_manifest(root, path)
+    elif path.is_dir():
+        root = path
+        if (root / MANIFEST).is_file():
+            _verify_manifest(root, path)
+    else:
+        raise BundleError(f"{path} does not exist; build it with 'python tasks.py release' "
+                          "(it is dist/<name>-autograder.zip)")
+    solution, template = root / "solution", root / "template"
+    if not (solution / "assignment.yaml").is_file() or not template.is_dir():
+        raise BundleError(f"{path} is not an autograder bundle (no solution/assignment.yaml or template/); "
+                          "use dist/<name>-autograder.zip from 'python tasks.py release'")
+    try:
+        config, rubric = load_assignment(solution, check_name=False), load_rubric(solution)
+    except ConfigError as exc:
+        raise BundleError(f"{path}: the bundle's own configuration is broken (an instructor error, not the "
+                          f"student's): {exc}") from exc
+    return Bundle(solution, template, config, rubric, folder_hash(root))
+
+
+def _extract(path: Path, into: Path) -> None:
+    try:
+        with zipfile.ZipFile(path) as zf:
+            for info in zf.infolist():
+                parts = PurePosixPath(info.filename).parts
+                if info.filename.startswith("/") or ".." in parts:
+                    raise BundleError(f"{path}: entry {info.filename!r} escapes the bundle")
+            zf.extractall(into)
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
+        if isinstance(exc, BundleError):
+            raise
+        raise BundleError(f"{path} is not a readable zip file ({exc}); use dist/<name>-autograder.zip "
+                          "from 'python tasks.py release'") from exc
+    except Exception as exc:  # zlib.error and friends from a damaged deflate stream
+        raise BundleError(f"{path} is damaged ({type(exc).__name__}: {exc}); release it again") from exc
+
+
+def _verify_manifest(root: Path, where: Path) -> None:
+    manifest = root / MANIFEST
+    if not manifest.is_file():
+        raise BundleError(f"{where} has no {MANIFEST}; rebuild it with 'python tasks.py release'")
+    for line in manifest.read_text(encoding="utf-8", errors="replace").splitlines():
+        digest, _, name = line.partition("  ")
+        file = root / name
+        if not file.is_file() or hashlib.sha256(file.read_bytes()).hexdigest() != digest:
+            raise BundleError(f"{where}: {name} does not match {MANIFEST} (damaged bundle?)")

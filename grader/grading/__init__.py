@@ -1,0 +1,1 @@
+"""Grading: submission in, typed Report out. Never imports `grader.authoring`."""

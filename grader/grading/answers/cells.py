@@ -1,0 +1,85 @@
+"""The student's answers cell: the ```yaml block, read as hostile text, to raw strings per id."""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import yaml
+
+
+class AnswerFormatError(ValueError):
+    """A student's answers cell cannot be read."""
+
+
+_FENCE = re.compile(r"^ {0,3}(`{3,})\s*ya?ml\s*$", re.IGNORECASE)
+
+
+def extract_answer_block(markdown: str) -> str | None:
+    """The text inside the first ```yaml fence of a Markdown cell (to the end if unclosed)."""
+    lines = markdown.splitlines()
+    for start, line in enumerate(lines):
+        match = _FENCE.match(line)
+        if match:
+            ticks = len(match.group(1))
+            body = []
+            for inner in lines[start + 1:]:
+                if re.fullmatch(r" {0,3}`{" + str(ticks) + r",}\s*", inner):
+                    break
+                body.append(inner)
+            return "\n".join(body) + ("\n" if body else "")
+    return None
+
+
+def parse_answers(text: str, where: str) -> dict[str, str]:
+    """Map each id in a YAML answers block to the student's raw value ("" for blank)."""
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        problem = exc.problem or str(exc)
+        start = exc.context_mark
+        if exc.context and start is not None and exc.problem_mark is not None and start.line != exc.problem_mark.line:
+            problem += f" ({exc.context} that starts at line {start.line + 1}: `{_line(text, start.line)}`)"
+        raise AnswerFormatError(_format_problem(text, where, exc.problem_mark or start, problem)) from None
+    except yaml.YAMLError as exc:
+        raise AnswerFormatError(f"{where}: the answers block is not valid YAML ({exc}). {_HOW}") from None
+    if root is None:
+        return {}
+    if not isinstance(root, yaml.MappingNode):
+        raise AnswerFormatError(f"{where}: the answers block should be `id: value` lines. {_HOW}")
+    answers: dict[str, str] = {}
+    for key_node, value_node in root.value:
+        if not isinstance(key_node, yaml.ScalarNode):
+            raise AnswerFormatError(_format_problem(text, where, key_node.start_mark,
+                                                    "an answer id must be a plain name"))
+        if key_node.value in answers:
+            raise AnswerFormatError(_format_problem(text, where, key_node.start_mark,
+                                                    f"'{key_node.value}' is answered twice; keep one line"))
+        answers[key_node.value] = _raw_value(value_node)
+    return answers
+
+
+_HOW = ("Write one `id: value` per line inside the ```yaml block, as in the template "
+        "(e.g. `mha_cache_one_layer: 16.4 GB`), with comments after `#`.")
+
+
+def _format_problem(text: str, where: str, mark: Any, problem: str) -> str:
+    if mark is None:
+        return f"{where}: the answers block is not valid YAML ({problem}). {_HOW}"
+    return (f"{where}: the answers block is not valid YAML at line {mark.line + 1} "
+            f"(`{_line(text, mark.line)}`): {problem}. {_HOW}")
+
+
+def _line(text: str, index: int) -> str:
+    lines = text.splitlines()
+    return lines[index].strip() if index < len(lines) else ""
+
+
+def _raw_value(node: yaml.Node) -> str:
+    """The student's value as written: scalars unquoted, sequences as ``[a, b]``."""
+    if isinstance(node, yaml.ScalarNode):
+        if node.tag == "tag:yaml.org,2002:null" or (node.style is None and node.value in ("~", "null", "Null", "NULL")):
+            return ""
+        return node.value.strip()
+    if isinstance(node, yaml.SequenceNode):
+        return "[" + ", ".join(_raw_value(item) for item in node.value) + "]"
+    return "{" + ", ".join(f"{_raw_value(k)}: {_raw_value(v)}" for k, v in node.value) + "}"

@@ -1,0 +1,154 @@
+"""Judge a raw answer against its key entry; name the likely confusion, never the expected value."""
+from __future__ import annotations
+
+import math
+import re
+from typing import Iterable, Mapping
+
+from grader.grading.answers.key import (
+    AnswerKeyError,
+    ChoiceEntry,
+    KeyEntry,
+    NumberEntry,
+    QuantityEntry,
+    TextEntry,
+    VectorEntry,
+)
+from grader.grading.answers.units import (
+    QuantityError,
+    _norm_choice,
+    _Quantity,
+    _read_number,
+    _read_quantity,
+    _read_vector,
+)
+from grader.results import AnswerOutcome
+
+_BLANKS = {"", "...", "…", "?", "??", "???", "todo", "tbd", "your answer", "_type your answer here._"}
+
+
+def check_answer(entry: KeyEntry, raw: str | None) -> AnswerOutcome:
+    """Judge one answer. Messages for wrong answers name the likely mistake, never the value."""
+    given = "" if raw is None else str(raw).strip()
+    if given.lower() in _BLANKS:
+        return AnswerOutcome(entry.id, "blank", given, "No answer given.")
+    if isinstance(entry, TextEntry):
+        return AnswerOutcome(entry.id, "unchecked", given, "Graded by hand.")
+    judge = {QuantityEntry: _check_quantity, NumberEntry: _check_number,
+             VectorEntry: _check_vector, ChoiceEntry: _check_choice}[type(entry)]
+    status, message = judge(entry, given)
+    return AnswerOutcome(entry.id, status, given, message)
+
+
+def check_answers(key: Mapping[str, KeyEntry], answers: Mapping[str, str], ids: Iterable[str]) -> list[AnswerOutcome]:
+    """Judge the answers named by ``ids``; an id absent from the notebook is ``missing``."""
+    outcomes = []
+    for answer_id in ids:
+        if answer_id not in key:
+            raise AnswerKeyError(f"answer id {answer_id!r} is not in the answer key")
+        if answer_id not in answers:
+            outcomes.append(AnswerOutcome(answer_id, "missing", "", (
+                f"No line `{answer_id}:` in the answers cell; restore it from the template and answer it.")))
+        else:
+            outcomes.append(check_answer(key[answer_id], answers[answer_id]))
+    return outcomes
+
+
+def _close(got: float, want: float, rtol: float, atol: float = 0.0) -> bool:
+    return math.isfinite(got) and abs(got - want) <= atol + rtol * abs(want)
+
+
+def _check_quantity(entry: QuantityEntry, given: str) -> tuple[str, str]:
+    try:
+        q = _read_quantity(given)
+    except QuantityError as exc:
+        return "unreadable", str(exc)
+    want, got = entry.value, q.bytes
+    if _close(got, want, entry.rtol):
+        return "correct", ""
+    for d in entry.distractors:
+        if _close(got, d.value, entry.rtol):
+            return "wrong", d.feedback
+    return "wrong", _quantity_confusion(entry, q)
+
+
+def _quantity_confusion(entry: QuantityEntry, q: _Quantity) -> str:
+    want, got, rtol = entry.value, q.bytes, entry.rtol
+    if q.level and not q.bits:
+        swapped = q.number * (1000 if q.binary else 1024) ** q.level
+        if _close(swapped, want, rtol):
+            p = "kMGTP"[q.level - 1]
+            dec, bin_ = f"{p}B", f"{'K' if p == 'k' else p}iB"
+            return (f"{dec} vs {bin_}: 1 {dec} = 10^{3 * q.level} bytes, 1 {bin_} = 2^{10 * q.level} bytes. "
+                    f"Your number fits the other unit; convert it to the unit you wrote.")
+    if _close(got * 2, want, rtol):
+        return ("Too small by a factor of 2: did you count both K and V? "
+                "The cache holds a key and a value per token.")
+    if _close(got, 8 * want, rtol) or (q.bits and _close(got * 8, want, rtol)):
+        return "Looks like bits vs bytes: 1 byte = 8 bits, and the question asks for bytes."
+    if entry.per_head and _close(got * entry.per_head, want, rtol):
+        return "That is one head's share; the question asks for the whole layer (all heads)."
+    return _generic_miss(got, want, rtol)
+
+
+def _generic_miss(got: float, want: float, rtol: float) -> str:
+    """Direction and rough size of the miss, without giving away the expected value."""
+    if want == 0 or not math.isfinite(got) or got <= 0:
+        return "Not the expected value; check the formula and the sizes you used."
+    ratio = got / want
+    direction = "too large" if ratio > 1 else "too small"
+    size = ratio if ratio > 1 else 1 / ratio
+    if size < 1.1:
+        band = f"within 10% but outside the {rtol * 100:g}% tolerance"
+    elif size < 2:
+        band = "off by between 10% and a factor of 2"
+    elif size < 10:
+        band = "off by a factor between 2 and 10"
+    else:
+        band = f"off by about {10 ** round(math.log10(size)):,}×"
+    return f"Not the expected value: {direction}, {band}. Check each factor of the formula and the unit."
+
+
+def _check_number(entry: NumberEntry, given: str) -> tuple[str, str]:
+    try:
+        got = _read_number(given)
+    except ValueError:
+        return "unreadable", f"could not read {given!r} as a number; write e.g. `780`, `781.25` or `1.5e3`."
+    if _close(got, entry.value, entry.rtol, entry.atol):
+        return "correct", ""
+    for d in entry.distractors:
+        if _close(got, d.value, entry.rtol, entry.atol):
+            return "wrong", d.feedback
+    return "wrong", _generic_miss(got, entry.value, entry.rtol) if entry.value > 0 else "Not the expected value."
+
+
+def _check_vector(entry: VectorEntry, given: str) -> tuple[str, str]:
+    try:
+        got = _read_vector(given)
+    except ValueError:
+        return "unreadable", (f"could not read {given!r} as a vector; write the numbers in brackets, "
+                              "e.g. `[0.5, 3]` or `(0.5, 3)`.")
+    if len(got) != len(entry.value):
+        return "wrong", f"Expected a vector of {len(entry.value)} numbers, got {len(got)}."
+
+    def near(want: tuple[float, ...]) -> bool:
+        return len(want) == len(got) and all(_close(g, w, 0.0, entry.atol) for g, w in zip(got, want))
+
+    if near(entry.value):
+        return "correct", ""
+    for d in entry.distractors:
+        if near(d.value):
+            return "wrong", d.feedback
+    return "wrong", "Not the expected vector."
+
+
+def _check_choice(entry: ChoiceEntry, given: str) -> tuple[str, str]:
+    got = _norm_choice(given)
+    if not re.fullmatch(r"[\w-]+", got):
+        return "unreadable", f"could not read {given!r} as a choice; write just the letter of one option, e.g. `a`."
+    if got == entry.value:
+        return "correct", ""
+    for d in entry.distractors:
+        if got == d.value:
+            return "wrong", d.feedback
+    return "wrong", "Not the expected choice."

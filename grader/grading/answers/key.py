@@ -1,0 +1,164 @@
+"""The answer key: typed entries loaded from answer_key.yaml (an instructor's file)."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from grader.grading.answers.units import _norm_choice
+
+
+class AnswerKeyError(ValueError):
+    """An answer_key.yaml entry is malformed (an authoring error)."""
+
+
+@dataclass(frozen=True)
+class Distractor:
+    """A known wrong answer and what to tell a student who gives it."""
+
+    value: Any
+    feedback: str
+
+
+@dataclass(frozen=True)
+class QuantityEntry:
+    id: str
+    value: float  # bytes
+    rtol: float = 0.01
+    per_head: int | None = None
+    distractors: tuple[Distractor, ...] = ()
+    type: str = "quantity"
+
+
+@dataclass(frozen=True)
+class NumberEntry:
+    id: str
+    value: float
+    atol: float = 0.0
+    rtol: float = 0.01
+    distractors: tuple[Distractor, ...] = ()
+    type: str = "number"
+
+
+@dataclass(frozen=True)
+class VectorEntry:
+    id: str
+    value: tuple[float, ...]
+    atol: float = 0.01
+    distractors: tuple[Distractor, ...] = ()
+    type: str = "vector"
+
+
+@dataclass(frozen=True)
+class ChoiceEntry:
+    id: str
+    value: str
+    distractors: tuple[Distractor, ...] = ()
+    type: str = "choice"
+
+
+@dataclass(frozen=True)
+class TextEntry:
+    """A free-text answer graded by hand; the grader only notices a blank."""
+
+    id: str
+    type: str = "text"
+
+
+KeyEntry = QuantityEntry | NumberEntry | VectorEntry | ChoiceEntry | TextEntry
+
+_FIELDS = {
+    "quantity": {"type", "value", "rtol", "per_head", "distractors"},
+    "number": {"type", "value", "atol", "rtol", "distractors"},
+    "vector": {"type", "value", "atol", "distractors"},
+    "choice": {"type", "value", "distractors"},
+    "text": {"type"},
+}
+
+
+def load_key(path: Path | str) -> dict[str, KeyEntry]:
+    """Load ``answer_key.yaml`` into typed entries; anything unknown is an error naming file and key."""
+    path = Path(path)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as exc:
+        raise AnswerKeyError(f"{path}: not valid YAML: {exc}") from None
+    if not isinstance(data, dict):
+        raise AnswerKeyError(f"{path}: expected a mapping of answer ids to entries")
+    return {str(key): _key_entry(path, str(key), spec) for key, spec in data.items()}
+
+
+def _key_entry(path: Path, key: str, spec: Any) -> KeyEntry:
+    where = f"{path}: {key}"
+    if not re.fullmatch(r"[a-z0-9_]+", key):
+        raise AnswerKeyError(f"{where}: answer ids use only a-z, 0-9 and _")
+    if not isinstance(spec, dict):
+        raise AnswerKeyError(f"{where}: expected a mapping with 'type' and 'value'")
+    kind = spec.get("type")
+    if kind not in _FIELDS:
+        raise AnswerKeyError(f"{where}: unknown type {kind!r} (known: {', '.join(_FIELDS)})")
+    unknown = sorted(set(spec) - _FIELDS[kind])
+    if unknown:
+        raise AnswerKeyError(f"{where}: unknown field(s) {', '.join(unknown)} for type {kind} "
+                             f"(allowed: {', '.join(sorted(_FIELDS[kind]))})")
+    if kind != "text" and "value" not in spec:
+        raise AnswerKeyError(f"{where}: missing 'value'")
+    try:
+        entry = _build_entry(kind, key, spec)
+    except (TypeError, ValueError, KeyError) as exc:
+        raise AnswerKeyError(f"{where}: {exc}") from None
+    from grader.grading.answers.judge import (
+        check_answer,  # the judge needs the key types: import late
+    )
+
+    for d in getattr(entry, "distractors", ()):
+        if not isinstance(entry, ChoiceEntry) and check_answer(entry, _as_text(entry, d.value)).status == "correct":
+            raise AnswerKeyError(f"{where}: distractor {d.value!r} is within the tolerance of the value, "
+                                 "so it would be marked correct; tighten atol/rtol")
+    return entry
+
+
+def _as_text(entry: KeyEntry, value: Any) -> str:
+    """A key value written the way a student would, to judge it like an answer."""
+    if isinstance(entry, VectorEntry):
+        return "[" + ", ".join(repr(v) for v in value) + "]"
+    return f"{value!r} B" if isinstance(entry, QuantityEntry) else repr(value)
+
+
+def _build_entry(kind: str, key: str, spec: dict) -> KeyEntry:
+    opts = {name: float(spec[name]) for name in ("atol", "rtol") if name in spec}
+    if kind == "text":
+        return TextEntry(key)
+    if kind == "choice":
+        raw = spec.get("distractors") or {}
+        if not isinstance(raw, dict):
+            raise ValueError("choice distractors are a mapping {option: feedback}")
+        return ChoiceEntry(key, _norm_choice(str(spec["value"])),
+                           tuple(Distractor(_norm_choice(str(k)), str(v)) for k, v in raw.items()))
+    if kind == "vector":
+        value = _float_tuple(spec["value"])
+        distractors = tuple(Distractor(_float_tuple(d["value"]), str(d["feedback"])) for d in _dlist(spec))
+        return VectorEntry(key, value, distractors=distractors, **opts)
+    distractors = tuple(Distractor(float(d["value"]), str(d["feedback"])) for d in _dlist(spec))
+    if kind == "number":
+        return NumberEntry(key, float(spec["value"]), distractors=distractors, **opts)
+    per_head = spec.get("per_head")
+    if per_head is not None and (not isinstance(per_head, int) or per_head < 2):
+        raise ValueError("per_head must be an integer ≥ 2")
+    return QuantityEntry(key, float(spec["value"]), per_head=per_head, distractors=distractors, **opts)
+
+
+def _dlist(spec: dict) -> list[dict]:
+    raw = spec.get("distractors") or []
+    if not isinstance(raw, list) or not all(isinstance(d, dict) and set(d) == {"value", "feedback"} for d in raw):
+        raise ValueError("distractors are a list of {value, feedback}")
+    return raw
+
+
+def _float_tuple(value: Any) -> tuple[float, ...]:
+    if not isinstance(value, (list, tuple)) or not value:
+        raise ValueError("a vector value is a non-empty list of numbers")
+    return tuple(float(v) for v in value)

@@ -1,0 +1,104 @@
+"""Numbers, vectors and quantities with units as students write them."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_NUMBER = r"[+-]?(?:\d{1,3}(?:,\d{3})+|\d[\d_]*)?(?:\.\d+)?(?:[eE][+-]?\d+)?"
+_TIMES_TEN = r"(?:\s*[x×*·]\s*10\s*(?:\^|\*\*)\s*([+-]?\d+))?"
+_QUANTITY = re.compile(rf"^\s*({_NUMBER}){_TIMES_TEN}\s*([A-Za-z]*)\s*$")
+_PREFIX = {"": 0, "k": 1, "m": 2, "g": 3, "t": 4, "p": 5}
+_WORD_PREFIX = {"kilo": "k", "mega": "m", "giga": "g", "tera": "t", "peta": "p",
+                "kibi": "ki", "mebi": "mi", "gibi": "gi", "tebi": "ti", "pebi": "pi"}
+
+QUANTITY_FORMS = ("16.4 GB", "15.26 GiB", "64 MiB", "1.057e6 B", "16,384,000,000 bytes", "131 Gbit")
+_ACCEPTED = ("Write a number and a unit, e.g. " + ", ".join(f"`{f}`" for f in QUANTITY_FORMS)
+             + ". Units: B, kB, MB, GB, TB (powers of 1000), KiB, MiB, GiB, TiB (powers of 1024), "
+             "or bits (bit, Mbit, Gbit).")
+
+
+@dataclass(frozen=True)
+class _Quantity:
+    number: float  # as written, before the unit
+    level: int  # 0 = bytes, 1 = k/Ki, 2 = M/Mi, ...
+    binary: bool
+    bits: bool
+    unit: str
+
+    @property
+    def bytes(self) -> float:
+        return self.number * (1024 if self.binary else 1000) ** self.level / (8 if self.bits else 1)
+
+
+class QuantityError(ValueError):
+    """A quantity the grader cannot read; the message shows the accepted forms."""
+
+
+def parse_quantity(s: str) -> float:
+    """Bytes in ``s`` (``"16.4 GB"``, ``"15.26 GiB"``, ``"1.057e6 bytes"``, ``"131 Gbit"``)."""
+    return _read_quantity(s).bytes
+
+
+def _read_quantity(s: str) -> _Quantity:
+    match = _QUANTITY.match(str(s).strip().lstrip("~≈").rstrip("."))
+    if not match or not re.search(r"\d", match.group(1)):
+        raise QuantityError(f"could not read {s!r} as an amount of memory. {_ACCEPTED}")
+    number = _to_float(match.group(1)) * (10.0 ** int(match.group(2)) if match.group(2) else 1.0)
+    unit = match.group(3)
+    if not unit:
+        raise QuantityError(f"{s!r} has no unit; a bare number could be bytes, kB or GB. {_ACCEPTED}")
+    parsed = _read_unit(unit)
+    if parsed is None:
+        raise QuantityError(f"unknown unit {unit!r} in {s!r}. {_ACCEPTED}")
+    level, binary, bits = parsed
+    return _Quantity(number, level, binary, bits, unit)
+
+
+def _read_unit(unit: str) -> tuple[int, bool, bool] | None:
+    low = unit.lower()
+    for word, short in _WORD_PREFIX.items():
+        if low.startswith(word) and low[len(word):] in ("byte", "bytes", "bit", "bits"):
+            low = short + ("bit" if low[len(word):].startswith("bit") else "b")
+            unit = low
+            break
+    match = re.fullmatch(r"([kmgtp]?)(i?)(b|bytes?|bits?)", low)
+    if not match:
+        return None
+    prefix, binary, tail = match.groups()
+    # "Mb", "Gb", "Tb" (capital prefix, lower-case b) are the usual way of writing bits;
+    # "kb" is almost always meant as kilobytes, and lower-case "gb" as gigabytes.
+    bits = tail.startswith("bit") or (not binary and bool(re.fullmatch(r"[MGTP]b", unit)))
+    return _PREFIX[prefix], bool(binary), bits
+
+
+def _to_float(text: str) -> float:
+    return float(text.replace(",", "").replace("_", ""))
+
+
+# ---------------------------------------------------------------- numbers and vectors
+
+_PLAIN = re.compile(rf"^\s*({_NUMBER}){_TIMES_TEN}\s*(?:/\s*({_NUMBER}))?\s*[x×]?\s*$")
+
+
+def _read_number(text: str) -> float:
+    match = _PLAIN.match(text)
+    if not match or not re.search(r"\d", match.group(1)):
+        raise ValueError(text)
+    value = _to_float(match.group(1)) * (10.0 ** int(match.group(2)) if match.group(2) else 1.0)
+    if match.group(3):
+        value /= _to_float(match.group(3))
+    return value
+
+
+def _read_vector(text: str) -> tuple[float, ...]:
+    inner = text.strip()
+    if inner[:1] in "([" and inner[-1:] in ")]":
+        inner = inner[1:-1]
+    parts = [p for p in re.split(r"[,;\s]+", inner.strip()) if p]
+    if not parts:
+        raise ValueError(text)
+    return tuple(_read_number(p) for p in parts)
+
+
+def _norm_choice(text: str) -> str:
+    return text.strip().strip("().").strip().lower()

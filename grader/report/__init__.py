@@ -1,0 +1,1 @@
+"""Renderings of a Report: terminal, JSON, Markdown, HTML, Gradescope; the class summary."""

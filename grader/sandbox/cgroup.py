@@ -1,0 +1,137 @@
+"""Per-run cgroups (v1 hybrid or v2): memory and process limits, peak memory, the final sweep."""
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+import signal
+import time
+from functools import lru_cache
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+_CGROUP_ROOT = Path("/sys/fs/cgroup")
+
+
+def _own_cgroup(controller: str) -> str:
+    """This process's path in a v1 hierarchy (`controller`) or in v2 (`controller=''`)."""
+    for line in Path("/proc/self/cgroup").read_text().splitlines():
+        _, names, path = line.split(":", 2)
+        if (controller and controller in names.split(",")) or (not controller and names == ""):
+            return path.lstrip("/")
+    raise OSError(f"no {controller or 'v2'} cgroup for this process")
+
+
+class _Cgroup:
+    """One per-run cgroup (a directory per v1 controller, or one v2 directory)."""
+
+    def __init__(self, kind: str, dirs: list[Path]):
+        self.kind = kind
+        self.dirs = dirs
+
+    @classmethod
+    def create(cls, *, memory_mb: int, max_procs: int) -> _Cgroup:
+        name = f"lrkit-{os.getpid()}-{secrets.token_hex(4)}"
+        memory = memory_mb * 1024 * 1024
+        if (_CGROUP_ROOT / "cgroup.controllers").exists():  # pure v2
+            path = _CGROUP_ROOT / _own_cgroup("") / name
+            path.mkdir()
+            group = cls("cgroup-v2", [path])
+            try:
+                (path / "memory.max").write_text(str(memory))
+                if (path / "memory.swap.max").exists():
+                    (path / "memory.swap.max").write_text("0")
+                (path / "pids.max").write_text(str(max_procs))
+            except OSError:
+                group.remove()
+                raise
+            return group
+        group = cls("cgroup-v1", [])
+        try:
+            for controller in ("memory", "pids"):
+                path = _CGROUP_ROOT / controller / _own_cgroup(controller) / name
+                path.mkdir()
+                group.dirs.append(path)
+            mem, pids = group.dirs
+            (mem / "memory.limit_in_bytes").write_text(str(memory))
+            if (mem / "memory.memsw.limit_in_bytes").exists():
+                (mem / "memory.memsw.limit_in_bytes").write_text(str(memory))
+            (pids / "pids.max").write_text(str(max_procs))
+        except OSError:
+            group.remove()
+            raise
+        return group
+
+    def procs_files(self) -> list[str]:
+        return [str(d / "cgroup.procs") for d in self.dirs]
+
+    def memory_exceeded(self) -> bool:
+        mem = self.dirs[0]
+        try:
+            if self.kind == "cgroup-v2":
+                events = dict(line.split() for line in (mem / "memory.events").read_text().splitlines())
+                return int(events.get("oom_kill", 0)) > 0 or int(events.get("max", 0)) > 0
+            control = dict(line.split() for line in (mem / "memory.oom_control").read_text().splitlines())
+            if "oom_kill" in control:
+                return int(control["oom_kill"]) > 0
+            return int((mem / "memory.failcnt").read_text()) > 0
+        except (OSError, ValueError):
+            return False
+
+    def peak_memory_mb(self) -> float:
+        name = "memory.peak" if self.kind == "cgroup-v2" else "memory.max_usage_in_bytes"
+        try:
+            return round(int((self.dirs[0] / name).read_text()) / 2**20, 1)
+        except (OSError, ValueError):
+            return 0.0
+
+    def kill_all(self, timeout_s: float = 10.0) -> None:
+        """SIGKILL every process in the group until it is empty (new forks included)."""
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            pids = set()
+            for d in self.dirs:
+                try:
+                    pids.update(int(p) for p in (d / "cgroup.procs").read_text().split())
+                except OSError:
+                    pass
+            if not pids:
+                return
+            if self.kind == "cgroup-v2" and (self.dirs[0] / "cgroup.kill").exists():
+                (self.dirs[0] / "cgroup.kill").write_text("1")
+            for pid in pids:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            time.sleep(0.02)
+        log.error("cgroup %s still has processes after %.0f s", self.dirs, timeout_s)
+
+    def remove(self) -> None:
+        self.kill_all()
+        for d in self.dirs:
+            for _ in range(100):
+                try:
+                    d.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:
+                    time.sleep(0.02)
+            else:
+                log.error("could not remove cgroup %s", d)
+
+
+@lru_cache(maxsize=1)
+def _cgroup_kind() -> str:
+    """'cgroup-v2', 'cgroup-v1' or '' for what per-run cgroups can limit here."""
+    if os.geteuid() != 0 or not _CGROUP_ROOT.is_dir():
+        return ""
+    try:
+        group = _Cgroup.create(memory_mb=64, max_procs=8)
+    except OSError as exc:
+        log.info("no usable cgroup: %s", exc)
+        return ""
+    group.remove()
+    return group.kind

@@ -1,0 +1,53 @@
+"""The sandbox's typed records: limits, mounts, what a run did."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from grader.errors import LrkitError
+
+SANDBOX_UID = 65534  # nobody: a real uid, so root's 0700 home gives EACCES
+
+
+class SandboxError(LrkitError, RuntimeError):
+    """The sandbox was misused or could not be set up (never raised for what the command does)."""
+
+
+@dataclass(frozen=True)
+class RunLimits:
+    """Per-command limits. Memory is a cgroup limit, never RLIMIT_AS (it breaks `import torch`)."""
+
+    wall_s: float = 120.0
+    idle_s: float | None = None  # kill if progress_file has not grown for this long
+    memory_mb: int = 4096
+    max_procs: int = 128  # cgroup pids.max; RLIMIT_NPROC only when unsandboxed and not root
+    max_output_bytes: int = 1_000_000  # stdout+stderr kept; the rest is drained and dropped
+    max_file_mb: int = 256  # RLIMIT_FSIZE (one file)
+    max_disk_mb: int = 512  # all files under the writable mounts together (polled, see _disk_usage)
+    tmp_mb: int = 256  # size of the tmpfs /tmp
+    cpu_s: int | None = None  # RLIMIT_CPU
+
+
+@dataclass(frozen=True)
+class Mount:
+    """A host path made visible at `target` inside the sandbox."""
+
+    host: Path
+    target: str
+    writable: bool = False
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """What happened. `returncode` is None when the sandbox killed the command (timeout, idle, disk quota)."""
+
+    returncode: int | None
+    timed_out: bool
+    idle_timed_out: bool
+    memory_exceeded: bool
+    output: str
+    output_truncated: bool
+    wall_s: float
+    isolation: tuple[str, ...]
+    disk_exceeded: bool = False  # killed: the writable mounts held more than max_disk_mb
+    peak_memory_mb: float = 0.0  # the cgroup's peak memory use (0 when no cgroup)

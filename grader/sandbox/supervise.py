@@ -1,0 +1,188 @@
+"""Supervise one process tree: bounded output, wall clock, idle and disk watch, the final kill."""
+from __future__ import annotations
+
+import logging
+import os
+import resource
+import selectors
+import signal
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+from grader.sandbox.cgroup import _Cgroup
+from grader.sandbox.records import RunLimits, SandboxError
+
+log = logging.getLogger(__name__)
+
+_POLL_S = 0.05
+_DISK_POLL_S = 0.5  # the longest gap between two walks of the writable mounts
+_DISK_MAX_ENTRIES = 20_000  # a walk that meets more entries than this counts as over quota
+
+
+class _OutputReader(threading.Thread):
+    """Drain one pipe into a bounded buffer; never blocks the writer, stops when told."""
+
+    def __init__(self, fd: int, cap: int):
+        super().__init__(daemon=True)
+        self.fd, self.cap = fd, cap
+        self.chunks: list[bytes] = []
+        self.kept = 0
+        self.truncated = False
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        with selectors.DefaultSelector() as sel:
+            sel.register(self.fd, selectors.EVENT_READ)
+            while True:
+                if not sel.select(timeout=0.1):
+                    if self.stop.is_set():
+                        return
+                    continue
+                data = os.read(self.fd, 1 << 16)
+                if not data:
+                    return
+                room = self.cap - self.kept
+                if len(data) > room:
+                    self.truncated = True
+                    data = data[:max(room, 0)]
+                if data:
+                    self.chunks.append(data)
+                    self.kept += len(data)
+
+    def text(self) -> str:
+        return b"".join(self.chunks).decode("utf-8", errors="replace")
+
+
+def _rlimits(limits: RunLimits, nproc: bool):
+    def apply() -> None:
+        fsize = limits.max_file_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))
+        if limits.cpu_s is not None:
+            resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_s, limits.cpu_s + 5))
+        if nproc:
+            resource.setrlimit(resource.RLIMIT_NPROC, (limits.max_procs, limits.max_procs))
+    return apply
+
+
+def _preexec(limits: RunLimits, nproc: bool, procs_files: list[str]):
+    set_limits = _rlimits(limits, nproc)
+
+    def apply() -> None:  # runs in the child between fork and exec: os calls only
+        pid = str(os.getpid()).encode()
+        for name in procs_files:
+            fd = os.open(name, os.O_WRONLY)
+            try:
+                os.write(fd, pid)
+            finally:
+                os.close(fd)
+        set_limits()
+    return apply
+
+
+def _progress_size(path: Path | None) -> int:
+    try:
+        return path.stat().st_size if path is not None else 0
+    except OSError:
+        return -1
+
+
+def _disk_usage(roots: list[Path], limit_bytes: int, max_entries: int = _DISK_MAX_ENTRIES) -> int | None:
+    """Bytes held by the files under ``roots`` (no symlinks followed), or None once the walk
+    meets more than ``max_entries`` entries: a tree that big is itself treated as over quota.
+    Stops early once ``limit_bytes`` is passed. Races with the writer (files vanishing) are ignored."""
+    total, seen = 0, 0
+    stack = [str(r) for r in roots]
+    while stack:
+        try:
+            it = os.scandir(stack.pop())
+        except OSError:
+            continue
+        with it:
+            for entry in it:
+                seen += 1
+                if seen > max_entries:
+                    return None
+                try:
+                    if entry.is_dir(follow_symlinks=False):
+                        stack.append(entry.path)
+                    elif entry.is_file(follow_symlinks=False):
+                        st = entry.stat(follow_symlinks=False)
+                        total += max(st.st_size, st.st_blocks * 512)
+                except OSError:
+                    continue
+                if total > limit_bytes:
+                    return total
+    return total
+
+
+def _supervise(argv: list[str], *, env: dict[str, str], host_cwd: str | None, limits: RunLimits, progress_file: Path | None,
+               preexec, group: _Cgroup | None, watch: list[Path] | None = None) -> dict:
+    start = time.monotonic()
+    read_fd, write_fd = os.pipe()
+    try:
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=write_fd, stderr=write_fd, env=env,
+                                cwd=host_cwd, start_new_session=True, preexec_fn=preexec, close_fds=True)
+    except OSError as exc:
+        os.close(read_fd)
+        os.close(write_fd)
+        raise SandboxError(f"could not start {argv[0]}: {exc}") from exc
+    os.close(write_fd)
+    reader = _OutputReader(read_fd, limits.max_output_bytes)
+    reader.start()
+    timed_out = idle = disk = False
+    last_size, last_growth = _progress_size(progress_file), start
+    disk_limit = limits.max_disk_mb * 1024 * 1024
+    next_disk_check = start + 0.1
+    try:
+        while proc.poll() is None:
+            now = time.monotonic()
+            if now - start > limits.wall_s:
+                timed_out = True
+                break
+            if watch and now >= next_disk_check:
+                used = _disk_usage(watch, disk_limit)
+                if used is None or used > disk_limit:
+                    disk = True
+                    break
+                # small trees are walked often (a fast disk fills 1 GB in half a second), big ones less
+                walked = time.monotonic() - now
+                next_disk_check = time.monotonic() + min(max(0.1, 20 * walked), _DISK_POLL_S)
+            if limits.idle_s is not None and progress_file is not None:
+                size = _progress_size(progress_file)
+                if size > last_size:
+                    last_size, last_growth = size, now
+                elif now - last_growth > limits.idle_s:
+                    idle = True
+                    break
+            time.sleep(_POLL_S)
+    finally:
+        _kill_tree(proc, group)
+        reader.stop.set()
+        reader.join(timeout=5)
+        if reader.is_alive():
+            log.error("output reader still busy after the process tree was killed")
+        else:
+            os.close(read_fd)
+    wall = time.monotonic() - start
+    killed = timed_out or idle or disk
+    return dict(returncode=None if killed else proc.returncode, timed_out=timed_out, idle_timed_out=idle,
+                memory_exceeded=group.memory_exceeded() if group else False, output=reader.text(),
+                output_truncated=reader.truncated, wall_s=round(wall, 3), disk_exceeded=disk,
+                peak_memory_mb=group.peak_memory_mb() if group else 0.0)
+
+
+def _kill_tree(proc: subprocess.Popen, group: _Cgroup | None) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    if group is not None:
+        group.kill_all()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        log.error("process %d did not exit after SIGKILL", proc.pid)

@@ -1,0 +1,110 @@
+"""Does the package keep its shape? Imports flow one way, the sandbox's inside imports nothing of
+ours, and no module grows past what one person reads at a sitting."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "grader"
+MAX_LINES = 350
+
+# layer -> the grader layers it may import (its own layer is always allowed)
+ALLOWED = {
+    "grader.errors": set(),
+    "grader.results": {"grader.errors"},
+    "grader.config": {"grader.errors"},
+    "grader.bundle": {"grader.errors", "grader.config"},
+    "grader.sandbox.inside": set(),
+    "grader.sandbox": {"grader.errors"},
+    "grader.report": {"grader.errors", "grader.results", "grader.config"},
+    "grader.grading": {"grader.errors", "grader.results", "grader.config", "grader.bundle", "grader.sandbox",
+                       "grader.report", "grader"},
+    "grader.authoring": {"grader.errors", "grader.results", "grader.config", "grader.bundle", "grader.sandbox",
+                         "grader.report", "grader.grading", "grader"},
+    "grader.checks": {"grader.grading"},
+    "grader.bench": {"grader.errors", "grader.config", "grader.sandbox", "grader.grading", "grader.report",
+                     "grader.bundle", "grader"},
+    "grader.cli": {"grader.errors", "grader.config", "grader.sandbox", "grader.grading", "grader.report",
+                   "grader.bundle", "grader.results", "grader"},
+}
+
+
+def module_name(path: Path) -> str:
+    rel = path.relative_to(PACKAGE.parent).with_suffix("")
+    parts = rel.parts[:-1] if rel.name == "__init__" else rel.parts
+    return ".".join(parts)
+
+
+def layer_of(name: str) -> str:
+    return max((layer for layer in ALLOWED if name == layer or name.startswith(layer + ".")), key=len,
+               default="grader")
+
+
+def grader_imports(path: Path) -> list[tuple[int, str]]:
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            found.append((node.lineno, "grader (relative import)"))
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "grader":
+            names = [node.module] if node.module != "grader" else [f"grader.{a.name}" for a in node.names]
+            found += [(node.lineno, n) for n in names]
+        elif isinstance(node, ast.Import):
+            found += [(node.lineno, a.name) for a in node.names if a.name.split(".")[0] == "grader"]
+    return found
+
+
+MODULES = sorted(PACKAGE.rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(PACKAGE.parent)))
+def test_imports_flow_one_way(path):
+    """Does every module import only from the layers below its own?"""
+    name = module_name(path)
+    layer = layer_of(name)
+    bad = []
+    for line, imported in grader_imports(path):
+        target = layer_of(imported) if imported != "grader" else "grader"
+        if imported == "grader.__version__":
+            target = "grader"
+        if target == layer or target in ALLOWED[layer]:
+            continue
+        bad.append(f"{path.relative_to(PACKAGE.parent)}:{line}: {layer} may not import {imported}")
+    assert not bad, "\n".join(bad)
+
+
+def test_the_inside_of_the_sandbox_imports_nothing_of_ours():
+    """Could grader code run beside student code? Not if the inside scripts import none of it."""
+    inside = sorted((PACKAGE / "sandbox" / "inside").glob("*.py"))
+    assert {p.name for p in inside} >= {"driver.py", "nbrunner.py"}
+    for path in inside:
+        assert not grader_imports(path), f"{path.name} imports from grader"
+
+
+def test_grading_never_imports_authoring():
+    for path in sorted((PACKAGE / "grading").rglob("*.py")):
+        for line, imported in grader_imports(path):
+            assert not imported.startswith("grader.authoring"), f"{path}:{line} imports {imported}"
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(PACKAGE.parent)))
+def test_no_module_is_too_long_to_read(path):
+    lines = len(path.read_text(encoding="utf-8").splitlines())
+    assert lines <= MAX_LINES, f"{path.relative_to(PACKAGE.parent)} has {lines} lines (> {MAX_LINES}); split it"
+
+
+def test_library_code_raises_typed_errors_not_system_exit():
+    """Exit codes belong to cli.py and tasks.py; library code raises grader.errors types."""
+    for path in MODULES:
+        if path.name == "cli.py" or "inside" in path.parts:
+            continue
+        text = path.read_text(encoding="utf-8")
+        assert "raise SystemExit" not in text and "sys.exit(" not in text, path
+
+
+def test_the_authoring_api_of_hidden_checks_still_imports():
+    from grader.checks import Case, check
+    from grader.grading import checks
+
+    assert Case is checks.Case and check is checks.check
