@@ -18,7 +18,7 @@ from grader.authoring.check import check_assignment
 from grader.config import load_rubric
 from grader.grading.probing import run_checks
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[1]
 NAMES = sorted(p.name for p in (ROOT / "assignments").iterdir() if (p / "assignment.yaml").is_file())
 MUTANTS = ROOT / "tests" / "mutants"
 

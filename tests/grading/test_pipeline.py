@@ -28,7 +28,7 @@ from grader.errors import UsageError
 from grader.grading.batch import grade_batch
 from grader.report.render import load_report
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TOY = ROOT / "tests" / "fixtures" / "toy-root"
 GRADE = Path(sys.prefix) / "bin" / "grade"
 REPORT_FILES = ("report.json", "report.md", "report.html", "results.json")

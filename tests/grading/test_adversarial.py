@@ -22,7 +22,7 @@ from grader.authoring.release import release_assignment
 from grader.grading.batch import grade_batch
 from grader.report.render import load_report
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 NAME = "linear-attention-basics"
 SOURCE = ROOT / "assignments" / NAME
 CORPUS = ROOT / "tests" / "adversarial"

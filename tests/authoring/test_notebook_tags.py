@@ -9,7 +9,7 @@ import pytest
 from grader.authoring.notebook_tags import split_notebook
 from grader.authoring.tags import MARKDOWN_STUB, TagError
 
-FIXTURES = Path(__file__).parent / "fixtures" / "tags"
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "tags"
 
 
 def split(name: str) -> tuple[dict, dict, frozenset[str], str, str]:

@@ -7,7 +7,7 @@ import pytest
 
 from grader.authoring.tags import MARKDOWN_STUB, Split, TagError, split_text
 
-FIXTURES = Path(__file__).parent / "fixtures" / "tags"
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "tags"
 KINDS = {".py": "python", ".yaml": "yaml", ".md": "markdown"}
 
 

@@ -11,7 +11,7 @@ from grader.authoring.build import BuildError, build, build_assignment
 from grader.authoring.tags import split_text
 from grader.errors import UsageError
 
-FIXTURES = Path(__file__).parent / "fixtures" / "tags"
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "tags"
 BINARY = bytes(range(256)) + b"\n# BEGIN SOLUTION\n\xff\xfe"
 VERDICTS = "import numpy as np\n\nEXPECTED_NORMALIZER_VALUE = 0.123456789\n"
 
