@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from grader import report as report_mod
+from grader.report import render as report_mod
 from grader.report.render import (
     UNOFFICIAL,
     gradebook_row,
