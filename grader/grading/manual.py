@@ -11,6 +11,7 @@ import logging
 from pathlib import Path
 
 from grader.errors import UsageError
+from grader.grading.score import hand_graded, total
 from grader.report.render import load_report, write_reports
 
 log = logging.getLogger(__name__)
@@ -58,11 +59,9 @@ def import_sheet(out_dir: Path, sheet: Path) -> int:
             if item.kind == "manual" and points is not None:
                 if not 0 <= points <= item.max_points:
                     raise UsageError(f"{sheet}: {report.submission}/{item.id}: points {points:g} outside 0..{item.max_points:g}")
-                status = "passed" if points == item.max_points else "partial" if points else "failed"
-                item = dataclasses.replace(item, points=points, status=status,
-                                           messages=("graded by hand",) + item.messages[1:])
+                item = hand_graded(item, points)
             items.append(item)
-        new = dataclasses.replace(report, items=tuple(items), score=round(sum(i.points for i in items), 4))
+        new = dataclasses.replace(report, items=tuple(items), score=total(tuple(items)))
         if new != report:
             write_reports(new, folder)
             updated += 1

@@ -6,6 +6,7 @@ unofficial score. Manual items wait for `grade manual import`.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Mapping
 
@@ -119,9 +120,8 @@ def score_manual(item: RubricItem, outcomes: Outcomes) -> ItemResult:
     blank = [a for a in item.manual if (outcomes.answers.get(a) or AnswerOutcome(a, "missing")).status
              in ("blank", "missing")]
     if item.id in outcomes.manual:
-        points = min(max(float(outcomes.manual[item.id]), 0.0), item.points)
-        status = "passed" if points == item.points else "partial" if points > 0 else "failed"
-        return ItemResult(item.id, item.title, points, item.points, status, "manual", messages=("graded by hand",))
+        pending = ItemResult(item.id, item.title, 0.0, item.points, "manual", "manual")
+        return hand_graded(pending, float(outcomes.manual[item.id]))
     if blank:
         return ItemResult(item.id, item.title, 0.0, item.points, "failed", "manual",
                           messages=tuple(f"answer {a} is blank" for a in blank))
@@ -134,6 +134,19 @@ SCORERS = {"checks": score_checks, "tests": score_tests, "cells": score_cells, "
            "manual": score_manual}
 
 
+def hand_graded(item: ItemResult, points: float) -> ItemResult:
+    """A manual item once a person gave it ``points`` (clamped to 0..max); the answer text is kept."""
+    points = min(max(points, 0.0), item.max_points)
+    status = "passed" if points == item.max_points else "partial" if points > 0 else "failed"
+    kept = tuple(m for m in item.messages if m.startswith("answer: "))
+    return dataclasses.replace(item, points=points, status=status, messages=("graded by hand",) + kept)
+
+
+def total(items: tuple[ItemResult, ...]) -> float:
+    """The one rule for a report's score: the sum of its items' points."""
+    return round(sum(i.points for i in items), 4)
+
+
 def score(rubric: Rubric, outcomes: Outcomes) -> tuple[tuple[ItemResult, ...], float]:
     items = tuple(SCORERS[item.kind](item, outcomes) for item in rubric.items)
-    return items, round(sum(i.points for i in items), 4)
+    return items, total(items)
