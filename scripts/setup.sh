@@ -16,8 +16,12 @@ PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
-if ! .venv/bin/python -c "import torch, grader" >/dev/null 2>&1; then
+# Reinstall when pyproject.toml changed since the last install (new dependencies or extras).
+STAMP=.venv/.lrkit-installed
+WANT=$(sha256sum pyproject.toml | cut -c1-16)
+if [ "$(cat "$STAMP" 2>/dev/null)" != "$WANT" ] || ! .venv/bin/python -c "import torch, grader" >/dev/null 2>&1; then
   .venv/bin/pip install -q torch==2.13.0
-  .venv/bin/pip install -q -e .
+  .venv/bin/pip install -q -e ".[dev]"
+  echo "$WANT" > "$STAMP"
 fi
 echo "setup: ready ($(.venv/bin/python -c 'import torch; print("torch", torch.__version__)'))"
