@@ -41,6 +41,7 @@ from grader.grading.probing import run_checks
 from grader.grading.public_tests import run_public_tests
 from grader.grading.score import Outcomes, score
 from grader.grading.unpack import SubmissionError, unpack_submission
+from grader.grading.version import grader_version
 from grader.results import AnswerOutcome, CellOutcome, Figure, ItemResult, Report
 
 log = logging.getLogger(__name__)
@@ -55,8 +56,8 @@ def environment() -> dict[str, str]:
         except PackageNotFoundError:
             return "not installed"
 
-    return {"lrkit": __version__, "python": platform.python_version(), "torch": installed("torch"),
-            "numpy": installed("numpy"), "nbclient": installed("nbclient"), "ipykernel": installed("ipykernel"),
+    return {"lrkit": __version__, "grader": grader_version(), "python": platform.python_version(),
+            "torch": installed("torch"), "numpy": installed("numpy"), "nbclient": installed("nbclient"), "ipykernel": installed("ipykernel"),
             "platform": platform.platform(terse=True), "seed": "fixed per case"}
 
 
