@@ -57,7 +57,8 @@ def environment() -> dict[str, str]:
             return "not installed"
 
     return {"lrkit": __version__, "grader": grader_version(), "python": platform.python_version(),
-            "torch": installed("torch"), "numpy": installed("numpy"), "nbclient": installed("nbclient"), "ipykernel": installed("ipykernel"),
+            "torch": installed("torch"), "numpy": installed("numpy"), "nbclient": installed("nbclient"),
+            "ipykernel": installed("ipykernel"),
             "platform": platform.platform(terse=True), "seed": "fixed per case"}
 
 
