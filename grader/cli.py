@@ -3,6 +3,9 @@
     grade --local [DIR]                                   a student, in their copy of the template
     grade submission PATH --autograder ZIP --out DIR      one submission, officially
     grade batch DIR --autograder ZIP --out DIR --jobs N   a whole class
+    grade batch DIR … --shard I/N                         the part of the class in shard I of N (CI arrays)
+    grade batch DIR … --engine dask [--scheduler ADDR]    each submission a task on a Dask cluster
+    grade merge OUT_1 … OUT_N --out OUT                   one gradebook from the outputs of N shards
     grade manual export OUT_DIR --to sheet.csv            free-text answers for human graders
     grade manual import OUT_DIR --from sheet.csv          merge their points into the reports
 """
@@ -52,10 +55,27 @@ def cmd_submission(args) -> int:
 
 def cmd_batch(args) -> int:
     from grader.grading.batch import grade_batch
+    from grader.grading.shards import parse_shard
 
+    shard = parse_shard(args.shard) if args.shard else None
+    if args.engine == "dask":  # the workers are probed for the sandbox, not this machine
+        from grader.grading.dask_engine import DaskEngine
+
+        engine = DaskEngine(scheduler=args.scheduler, workers=args.workers, allow_unsandboxed=args.allow_unsandboxed,
+                            allow_mixed=args.allow_mixed_isolation)
+        return grade_batch(Path(args.dir), Path(args.autograder), Path(args.out), force=args.force, shard=shard,
+                           engine=engine)
+    if args.scheduler or args.workers or args.allow_mixed_isolation:
+        raise UsageError("--scheduler, --workers and --allow-mixed-isolation go with --engine dask")
     unsandboxed = _refuse_unsandboxed(args.allow_unsandboxed)
     return grade_batch(Path(args.dir), Path(args.autograder), Path(args.out), jobs=args.jobs, force=args.force,
-                       unsandboxed=unsandboxed)
+                       unsandboxed=unsandboxed, shard=shard)
+
+
+def cmd_merge(args) -> int:
+    from grader.grading.merge import merge_shards
+
+    return merge_shards([Path(f) for f in args.outputs], Path(args.out))
 
 
 def cmd_manual(args) -> int:
@@ -84,6 +104,18 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--jobs", type=int, default=1)
     b.add_argument("--force", action="store_true", help="regrade submissions already graded")
     b.add_argument("--allow-unsandboxed", action="store_true")
+    b.add_argument("--shard", metavar="I/N", help="grade only shard I of N (1-based; by a hash of each name)")
+    b.add_argument("--engine", choices=["threads", "dask"], default="threads",
+                   help="threads: --jobs here (default); dask: a Dask cluster (pip install 'lrkit[dask]')")
+    b.add_argument("--scheduler", metavar="ADDR", help="with --engine dask: an existing cluster, tcp://host:8786")
+    b.add_argument("--workers", type=int, metavar="K",
+                   help="with --engine dask: start a LocalCluster of K processes (default: CPU count); with "
+                        "--scheduler: wait for K workers")
+    b.add_argument("--allow-mixed-isolation", action="store_true",
+                   help="with --engine dask: let workers without a sandbox grade unsandboxed beside sandboxed ones")
+    g = sub.add_parser("merge", help="one gradebook from the outputs of 'grade batch --shard I/N'")
+    g.add_argument("outputs", nargs="+", metavar="OUT_I", help="the shards' output folders")
+    g.add_argument("--out", required=True, help="where the merged class goes (may be a shared shard folder)")
     m = sub.add_parser("manual", help="export/import the sheet for hand-graded items")
     m.add_argument("action", choices=["export", "import"])
     m.add_argument("out_dir", help="the batch output folder")
@@ -105,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
 def _dispatch(args) -> int:
     if args.local is not None:
         return cmd_local(args)
-    handlers = {"submission": cmd_submission, "batch": cmd_batch, "manual": cmd_manual}
+    handlers = {"submission": cmd_submission, "batch": cmd_batch, "merge": cmd_merge, "manual": cmd_manual}
     if args.command not in handlers:
         parser().print_help()
         return 2

@@ -1,9 +1,16 @@
 """Grade a whole class: one report per submission, a gradebook and a class summary.
 
-Each submission is graded in its own worker thread (the work happens in sandboxed child
-processes); a submission whose report already carries the same content hash and bundle
-hash is skipped, so a batch killed half-way resumes where it stopped. Nothing a
-submission does can stop the batch: every one ends with a row in the gradebook.
+    plan (what to grade; resume) -> engine (where: threads here, or a Dask cluster) -> the driver writes
+
+The driver is the only writer: each report as it arrives (atomically, grader/report/render.py), then
+`gradebook.csv` and `summary.html` once at the end. A submission whose report already carries the
+same content hash, bundle hash and grader version is skipped, so a batch (or its driver) killed
+half-way resumes where it stopped, without duplicates. Nothing a submission does can stop the
+batch: every one ends with a row in the gradebook.
+
+With `shard=Shard(i, N)` only the submissions whose name hashes to shard i are graded, a manifest
+goes to `OUT/_shards/`, and no gradebook is written: `grade merge` writes it for all shards
+(grader/grading/shards.py, grader/grading/merge.py). Engines: grader/grading/engines.py.
 """
 from __future__ import annotations
 
@@ -11,12 +18,13 @@ import logging
 import sys
 import tempfile
 import time
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 from grader.bundle import Bundle, open_bundle
-from grader.grading.pipeline import failed_report, grade_submission
+from grader.grading.engines import Engine, Job, ThreadEngine
+from grader.grading.shards import Manifest, Shard, write_manifest
 from grader.grading.unpack import SubmissionError, content_hash, unpack_submission
+from grader.grading.version import grader_version, version_of
 from grader.report.render import load_report, write_reports
 from grader.report.summary import write_class_summary
 from grader.results import Report
@@ -44,27 +52,25 @@ def _hash_of(path: Path, allowed: list[str]) -> str:
         return content_hash(unpacked.root)
 
 
-def _already_graded(out: Path, sub_hash: str, bundle_hash: str) -> Report | None:
-    path = out / "report.json"
-    if not path.is_file():
+def _already_graded(out: Path, path: Path, bundle: Bundle) -> Report | None:
+    """The report in ``out`` if it grades this very submission with this bundle and this grader."""
+    file = out / "report.json"
+    if not file.is_file():
         return None
     try:
-        report = load_report(path)
+        report = load_report(file)
     except (ValueError, KeyError, TypeError, OSError):
         return None
-    if report.submission_hash == sub_hash and report.bundle_hash == bundle_hash and report.status != "crashed":
-        return report
-    return None
+    if (report.bundle_hash != bundle.hash or version_of(report.environment) != grader_version()
+            or report.status == "crashed"):
+        return None
+    if report.submission_hash != _hash_of(path, list(bundle.config.student_files)):
+        return None
+    return report
 
 
-def _grade_one(path: Path, bundle: Bundle, unsandboxed: bool) -> Report:
-    try:
-        return grade_submission(path, bundle, unsandboxed=unsandboxed, name=_name(path), parallel=False)
-    except Exception as exc:  # a grader failure on one submission must not stop the class
-        log.exception("grading %s crashed", path.name)
-        return failed_report(bundle.config, bundle.rubric, _name(path), "crashed",
-                             f"the grader failed on this submission ({type(exc).__name__}: {exc}); "
-                             "tell the course staff", True, bundle.hash)
+def _rubric_columns(bundle: Bundle) -> list[tuple[str, str, float]]:
+    return [(i.id, i.title, i.points) for i in bundle.rubric.items]
 
 
 class Progress:
@@ -88,41 +94,57 @@ class Progress:
         sys.stderr.flush()
 
 
+def _plan(entries: list[tuple[Path, str]], out: Path, bundle: Bundle, force: bool
+          ) -> tuple[dict[str, Report], list[Job]]:
+    """Split the entries into reports already there (re-rendered if a file is missing) and jobs."""
+    reports: dict[str, Report] = {}
+    todo = []
+    for path, name in entries:
+        previous = None if force else _already_graded(out / name, path, bundle)
+        if previous is not None:
+            reports[name] = previous
+            if not all((out / name / f).is_file() for f in REPORT_FILES):
+                write_reports(previous, out / name)  # killed between two renames: re-render only
+        else:
+            todo.append(Job(path, name, regrade=(out / name / "report.json").is_file()))
+    return reports, todo
+
+
 def grade_batch(folder: Path, bundle_path: Path, out: Path, *, jobs: int = 1, force: bool = False,
-                unsandboxed: bool = False) -> int:
-    """Grade every submission in ``folder``. Returns 0 when all were graded, else 1."""
+                unsandboxed: bool = False, shard: Shard | None = None, engine: Engine | None = None) -> int:
+    """Grade every submission in ``folder`` (or the part of it in ``shard``) on ``engine`` (default:
+    `jobs` threads here). Returns 0 when all were graded, else 1."""
     out.mkdir(parents=True, exist_ok=True)
+    engine = engine or ThreadEngine(jobs, unsandboxed)
     with tempfile.TemporaryDirectory(prefix="lrkit-bundle-") as tmp:
         bundle = open_bundle(bundle_path, Path(tmp))
-        config, rubric = bundle.config, bundle.rubric
-        subs = submissions_in(folder)
-        reports: dict[str, Report] = {}
-        todo = []
-        for path in subs:
-            previous = None if force else _already_graded(out / _name(path), _hash_of(path, list(config.student_files)),
-                                                          bundle.hash)
-            if previous is not None:
-                reports[_name(path)] = previous
-                if not all((out / _name(path) / f).is_file() for f in REPORT_FILES):
-                    write_reports(previous, out / _name(path))  # killed between two renames: re-render only
-            else:
-                todo.append(path)
-        log.info("%d submission(s): %d to grade, %d already graded with this bundle", len(subs), len(todo),
+        entries = [(path, _name(path)) for path in submissions_in(folder)]
+        mine = [(path, name) for path, name in entries if shard is None or shard.holds(name)]
+        reports, todo = _plan(mine, out, bundle, force)
+        where = f"shard {shard}: {len(mine)} of {len(entries)} in the class; " if shard else ""
+        log.info("%s%d submission(s): %d to grade, %d already graded with this bundle", where, len(mine), len(todo),
                  len(reports))
-        progress = Progress(len(todo))
-        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            futures = {pool.submit(_grade_one, p, bundle, unsandboxed): p for p in todo}
-            for future in as_completed(futures):
-                path = futures[future]
-                report = future.result()
-                write_reports(report, out / _name(path))
-                reports[_name(path)] = report
-                progress.step(path.name)
+        try:
+            engine.start(bundle_path, bundle)
+            if shard is not None:
+                write_manifest(out, Manifest(shard, bundle.config.name, bundle.hash, grader_version(),
+                                             tuple(sorted(n for _, n in mine)), tuple(sorted(n for _, n in entries)),
+                                             tuple(_rubric_columns(bundle)), out))
+            progress = Progress(len(todo))
+            for job, report in engine.run(todo):
+                write_reports(report, out / job.name)
+                reports[job.name] = report
+                progress.step(job.name)
+        finally:
+            engine.close()
     ordered = [reports[k] for k in sorted(reports)]
-    paths = write_class_summary(ordered, out, rubric_items=[(i.id, i.title, i.points) for i in rubric.items])
     bad = [r for r in ordered if r.status != "graded"]
     for r in bad:
         log.warning("%s: %s", r.submission, r.status)
+    if shard is not None:
+        log.info("shard %s done; when every shard is, 'grade merge' writes the gradebook", shard)
+        return 1 if bad else 0
+    paths = write_class_summary(ordered, out, rubric_items=_rubric_columns(bundle))
     log.info("class summary: %s; gradebook: %s", paths.get("summary.html", out / "summary.html"),
              paths.get("gradebook.csv", out / "gradebook.csv"))
     return 1 if bad else 0

@@ -1,0 +1,241 @@
+"""`grade batch … --engine dask`: each submission is one task on a Dask cluster (optional extra lrkit[dask]).
+
+    --engine dask --workers K              a LocalCluster of K worker processes (a laptop, the tests)
+    --engine dask --scheduler tcp://H:8786 an existing cluster (`dask scheduler` + `dask worker`, dask-jobqueue)
+
+The driver probes every worker first (grader version, sandbox), scatters the bundle once to all of
+them, and keeps at most one task per worker thread in flight, fresh submissions before regrades
+(and at a higher Dask `priority`, for clusters that several drivers share). A task receives the
+submission as bytes and returns its report as a dict; only the driver writes files. A worker that
+dies mid-task (killed, out of memory, silent past `worker-ttl`) gets its task retried once
+(`allowed-failures: 1` on a LocalCluster); the second death makes `KilledWorker`, which becomes a
+`crashed` row. Losing the scheduler stops the batch (rerun it: it resumes).
+"""
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import tempfile
+import threading
+import uuid
+from collections import deque
+from pathlib import Path
+from typing import Callable, Iterator
+
+from grader.bundle import Bundle, folder_files, open_bundle
+from grader.errors import BundleError, LrkitError, UsageError
+from grader.grading.engines import (
+    Job,
+    crashed_report,
+    grade_one,
+    isolation_decision,
+    materialise,
+    order_jobs,
+    pack_submission,
+)
+from grader.grading.pipeline import failed_report
+from grader.grading.unpack import SubmissionError, unpack_submission
+from grader.grading.version import grader_version
+from grader.results import Report
+
+log = logging.getLogger(__name__)
+FRESH_PRIORITY, REGRADE_PRIORITY = 1, 0
+KILLED = ("the grading worker died twice while grading this submission (killed, out of memory or unresponsive; "
+          "it was retried once); rerun the batch to try again, or tell the course staff")
+
+
+def _require_dask():
+    try:
+        import dask  # noqa: F401
+        import distributed
+    except ImportError as exc:
+        raise UsageError(f"--engine dask needs Dask ({exc}): pip install 'lrkit[dask]'") from None
+    return distributed
+
+
+# ----------------------------------------------------------------------------- on the workers
+
+_BUNDLES: dict[str, tuple[tempfile.TemporaryDirectory, Bundle]] = {}
+_BUNDLE_LOCK = threading.Lock()
+
+
+def _worker_bundle(blob: tuple[str, object], expected_hash: str) -> Bundle:
+    """The bundle opened once per worker process (from the scattered bytes), checked against the driver's hash."""
+    with _BUNDLE_LOCK:
+        if expected_hash not in _BUNDLES:
+            tmp = tempfile.TemporaryDirectory(prefix="lrkit-worker-bundle-")
+            kind, data = blob
+            if kind == "file":
+                (Path(tmp.name) / "bundle.zip").write_bytes(data)  # type: ignore[arg-type]
+                bundle = open_bundle(Path(tmp.name) / "bundle.zip", Path(tmp.name) / "open")
+            else:
+                bundle = open_bundle(materialise(blob, Path(tmp.name), "bundle"), Path(tmp.name) / "unused")
+            if bundle.hash != expected_hash:
+                tmp.cleanup()
+                raise BundleError(f"the bundle arrived damaged on {socket.gethostname()} (hash {bundle.hash[:12]}, "
+                                  f"expected {expected_hash[:12]})")
+            _BUNDLES[expected_hash] = (tmp, bundle)
+        return _BUNDLES[expected_hash][1]
+
+
+def probe_worker() -> dict:
+    """What the driver needs to know about a worker before it grades there."""
+    from grader import sandbox
+
+    return {"sandbox": sandbox.sandbox_available(), "isolation": list(sandbox.detect_isolation()),
+            "grader": grader_version(), "host": socket.gethostname(), "pid": os.getpid()}
+
+
+def grade_task(entry_name: str, name: str, payload: tuple[str, object], bundle_blob: tuple[str, object],
+               bundle_hash: str, mode: str) -> dict:
+    """One submission on a worker; returns `Report.to_dict()`."""
+    from grader import sandbox
+
+    bundle = _worker_bundle(bundle_blob, bundle_hash)
+    has_sandbox = sandbox.sandbox_available()
+    if mode == "sandboxed" and not has_sandbox:  # a worker that joined after the probe, without bwrap
+        return crashed_report(bundle, name, f"worker {socket.gethostname()} has no sandbox; not graded there "
+                                            "(fix or remove that worker and rerun the batch)").to_dict()
+    unsandboxed = mode == "unsandboxed" or (mode == "mixed" and not has_sandbox)
+    with tempfile.TemporaryDirectory(prefix="lrkit-task-") as tmp:
+        path = materialise(payload, Path(tmp), entry_name)
+        return grade_one(path, bundle, unsandboxed, name).to_dict()
+
+
+# ----------------------------------------------------------------------------- on the driver
+
+
+def _pack_bundle(path: Path) -> tuple[str, object]:
+    return ("file", path.read_bytes()) if path.is_file() else ("folder", folder_files(path))
+
+
+class DaskEngine:
+    def __init__(self, *, scheduler: str | None = None, workers: int | None = None, allow_unsandboxed: bool = False,
+                 allow_mixed: bool = False, task: Callable[..., dict] = grade_task, retries: int = 1,
+                 wait_s: float = 120.0):
+        self.scheduler, self.workers = scheduler, workers
+        self.allow_unsandboxed, self.allow_mixed = allow_unsandboxed, allow_mixed
+        self.task, self.retries, self.wait_s = task, retries, wait_s
+        self.client = self.cluster = self.bundle = self.bundle_future = None
+        self.mode = "sandboxed"
+
+    # -- start: cluster, probe, scatter
+    def start(self, bundle_path: Path, bundle: Bundle) -> bool:
+        distributed = _require_dask()
+        import dask
+
+        self.bundle = bundle
+        for noisy in ("distributed", "dask"):  # the cluster's INFO chatter would drown the progress lines
+            logging.getLogger(noisy).setLevel(max(logging.WARNING, logging.getLogger(noisy).level))
+        if self.scheduler:
+            try:
+                self.client = distributed.Client(self.scheduler, timeout=self.wait_s)
+            except OSError as exc:
+                raise UsageError(f"cannot reach the Dask scheduler at {self.scheduler}: {exc}") from None
+        else:
+            n = self.workers or os.cpu_count() or 1
+            # one retry after a worker death, then KilledWorker (-> a crashed row)
+            with dask.config.set({"distributed.scheduler.allowed-failures": self.retries,
+                                  "distributed.scheduler.worker-saturation": 1.0}):
+                self.cluster = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                                                        dashboard_address=None, silence_logs=logging.ERROR)
+            self.client = distributed.Client(self.cluster)
+        try:
+            self.client.wait_for_workers(self.workers or 1, timeout=self.wait_s)
+        except (TimeoutError, OSError) as exc:
+            self.close()
+            raise UsageError(f"no Dask workers joined within {self.wait_s:.0f} s ({exc})") from None
+        self._probe()
+        self.bundle_future = self.client.scatter(_pack_bundle(Path(bundle_path)), broadcast=True, hash=False)
+        return self.mode == "unsandboxed"
+
+    def _probe(self) -> None:
+        probes = self.client.run(probe_worker)
+        mine = grader_version()
+        other = sorted(f"{addr} ({p['grader']})" for addr, p in probes.items() if p["grader"] != mine)
+        if other:
+            self.close()
+            raise UsageError(f"{len(other)} worker(s) run another grader than this driver ({mine}): "
+                             f"{', '.join(other[:3])}; install the same lrkit on every worker")
+        try:
+            self.mode = isolation_decision(probes, allow_unsandboxed=self.allow_unsandboxed,
+                                           allow_mixed=self.allow_mixed)
+        except UsageError:
+            self.close()
+            raise
+        log.info("dask: %d worker(s), %d thread(s), grading %s", len(probes), self._threads(), self.mode)
+
+    def _threads(self) -> int:
+        return sum(self.client.nthreads().values())
+
+    # -- run: a window of one task per worker thread
+    def run(self, jobs: list[Job]) -> Iterator[tuple[Job, Report]]:
+        distributed = _require_dask()
+        queue = deque(order_jobs(jobs))
+        inflight: dict = {}
+        done = distributed.as_completed()
+        local: list[tuple[Job, Report]] = []
+
+        def fill() -> None:
+            window = max(1, self._threads())
+            while queue and len(inflight) < window:
+                job = queue.popleft()
+                payload = pack_submission(job.path)
+                if payload is None:  # a link, a device, too big: rejected while unpacking, here
+                    local.append((job, self._unsendable(job)))
+                    continue
+                future = self.client.submit(
+                    self.task, job.path.name, job.name, payload, self.bundle_future, self.bundle.hash, self.mode,
+                    key=f"lrkit-grade-{uuid.uuid4().hex[:12]}", pure=False, retries=self.retries,
+                    priority=REGRADE_PRIORITY if job.regrade else FRESH_PRIORITY)
+                inflight[future] = job
+                done.add(future)
+
+        fill()
+        while inflight or local:
+            while local:
+                yield local.pop()
+            if not inflight:
+                fill()
+                continue
+            future = next(done)
+            job = inflight.pop(future)
+            report = self._collect(future, job)
+            future.release()
+            fill()
+            yield job, report
+
+    def _collect(self, future, job: Job) -> Report:
+        distributed = _require_dask()
+        try:
+            return Report.from_dict(future.result())
+        except distributed.KilledWorker:
+            log.warning("%s: its worker died twice; recorded as crashed", job.name)
+            return crashed_report(self.bundle, job.name, KILLED)
+        except Exception as exc:
+            if self.client.status not in ("running", "connecting"):
+                raise LrkitError(f"lost the Dask scheduler ({exc}); rerun the batch: it resumes") from exc
+            log.warning("%s: the cluster failed to grade it: %s", job.name, exc)
+            return crashed_report(self.bundle, job.name, f"the cluster failed to grade this submission "
+                                                         f"({type(exc).__name__}: {exc}); tell the course staff")
+
+    def _unsendable(self, job: Job) -> Report:
+        """Unpack on the driver (no student code runs) to give the same `invalid` report as anywhere else."""
+        with tempfile.TemporaryDirectory(prefix="lrkit-check-") as tmp:
+            try:
+                unpack_submission(job.path, Path(tmp) / "u", allowed=list(self.bundle.config.student_files))
+            except SubmissionError as exc:
+                return failed_report(self.bundle.config, self.bundle.rubric, job.name, "invalid", str(exc), True,
+                                     self.bundle.hash)
+        return crashed_report(self.bundle, job.name, "this submission could not be sent to a worker "
+                                                     "(larger than 50 MB?); tell the course staff")
+
+    def close(self) -> None:
+        for thing in (self.client, self.cluster):
+            if thing is not None:
+                try:
+                    thing.close()
+                except Exception:  # closing a half-started cluster must not hide the real error
+                    log.debug("closing %r failed", thing, exc_info=True)
+        self.client = self.cluster = None
