@@ -30,6 +30,18 @@ class AssignmentLimits:
     memory_mb: int = 4096
 
 
+FEEDBACK_VISIBILITY = ("after_published", "after_due_date", "visible", "hidden")
+
+
+@dataclass(frozen=True)
+class AnswerPolicy:
+    """How numeric answers are judged and when their feedback is shown (assignment.yaml `answers:`)."""
+
+    sigfigs: int = 0  # floor of significant figures; 0 = tolerances only
+    hints: bool = False  # "too large/small" for plain misses (lets students bisect a hidden key)
+    feedback: str = "after_published"  # Gradescope visibility of feedback on hidden-key answers
+
+
 @dataclass(frozen=True)
 class Baseline:
     passed: int
@@ -46,6 +58,7 @@ class AssignmentConfig:
     public_tests: str
     baseline: Baseline
     limits: AssignmentLimits = AssignmentLimits()
+    answers: AnswerPolicy = AnswerPolicy()
 
 
 @dataclass(frozen=True)
@@ -58,6 +71,7 @@ class RubricItem:
     cells: tuple[str, ...] = ()
     answers: tuple[str, ...] = ()
     manual: tuple[str, ...] = ()
+    requires: tuple[str, ...] = ()  # official checks that must pass in full before the item earns anything
     figures: int = 0
     partial: bool = False
 
@@ -135,6 +149,12 @@ def load_assignment(folder: Path, check_name: bool = True) -> AssignmentConfig:
                           "e.g. baseline: {passed: 8, failed: 7})")
     data["baseline"] = _build(Baseline, data["baseline"], f"{where}: baseline")
     data["limits"] = _build(AssignmentLimits, data.get("limits", {}), f"{where}: limits")
+    data["answers"] = _build(AnswerPolicy, data.get("answers", {}), f"{where}: answers")
+    if data["answers"].feedback not in FEEDBACK_VISIBILITY:
+        raise ConfigError(f"{where}: answers.feedback: {data['answers'].feedback!r} is not one of "
+                          f"{', '.join(FEEDBACK_VISIBILITY)}")
+    if not 0 <= data["answers"].sigfigs <= 15:
+        raise ConfigError(f"{where}: answers.sigfigs: expected 0 (off) to 15, got {data['answers'].sigfigs}")
     config = _build(AssignmentConfig, data, where)
     if check_name and config.name != folder.name:
         raise ConfigError(f"{where}: name {config.name!r} differs from the folder name {folder.name!r}")
@@ -166,6 +186,8 @@ def load_rubric(folder: Path) -> Rubric:
             raise ConfigError(f"{iw}: names nothing to grade (add checks, tests, cells, answers or manual)")
         if item.points <= 0:
             raise ConfigError(f"{iw}: points must be positive")
+        if item.requires and item.kind not in ("checks", "cells"):
+            raise ConfigError(f"{iw}: 'requires' gates checks and cells items only")
         items.append(item)
     total = sum(i.points for i in items)
     if "total" not in data:

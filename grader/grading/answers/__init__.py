@@ -2,10 +2,12 @@
 
 A notebook's answers cell holds one ```yaml block of ``id: value`` lines. Each value is
 kept as the student typed it (``"16.384 GiB"``, ``"[1.5, 2.5]"``) and judged against a
-typed `KeyEntry`. Wrong quantities are checked for the usual confusions (GB vs GiB, a
-missing factor 2 for K and V, bits vs bytes, one head instead of the layer) so the
-message can name the likely mistake; no message for a wrong answer contains the
-expected value.
+typed `KeyEntry`. Numbers are compared within the key's tolerances or, with a
+significant-figure floor (`sigfigs`), at the precision the student states
+(`precision.py`). A wrong answer is named only by what it matches: a distractor of the
+key, or a unit slip (GB vs GiB, bits vs bytes, one head for the layer); no message for
+a wrong answer contains the expected value, and none says "too large/small" unless the
+assignment opts in (`hints`).
 """
 from __future__ import annotations
 

@@ -14,6 +14,7 @@ from grader.grading.answers.key import (
     TextEntry,
     VectorEntry,
 )
+from grader.grading.answers.precision import figures_phrase, matches_at_figures, stated_figures, too_coarse
 from grader.grading.answers.units import (
     QuantityError,
     _norm_choice,
@@ -58,42 +59,84 @@ def _close(got: float, want: float, rtol: float, atol: float = 0.0) -> bool:
     return math.isfinite(got) and abs(got - want) <= atol + rtol * abs(want)
 
 
+def _unit_bytes(q: _Quantity) -> float:
+    """Bytes in one of the units the student wrote (1e9 for GB, 2**30 for GiB, 1/8 for a bit)."""
+    return (1024 if q.binary else 1000) ** q.level / (8 if q.bits else 1)
+
+
+class _Reading:
+    """One numeric answer as written: its value, its unit and the precision it states."""
+
+    def __init__(self, entry: QuantityEntry | NumberEntry, given: str, number: float, unit: float, value: float):
+        self.entry, self.number, self.unit, self.value = entry, number, unit, value
+        self.figures = stated_figures(given)
+
+    def agrees(self, want: float) -> bool:
+        """The answer is ``want`` (in bytes, or plain): within the key's tolerances, or ``want``
+        rounded to the precision the answer states (at least the assignment's floor)."""
+        entry = self.entry
+        if _close(self.value, want, entry.rtol, getattr(entry, "atol", 0.0)):
+            return True
+        return entry.sigfigs > 0 and matches_at_figures(self.number, want / self.unit, self.figures, entry.sigfigs)
+
+    def too_coarse(self) -> str:
+        if not too_coarse(self.figures, self.entry.sigfigs):
+            return ""
+        return (f"This answer states {figures_phrase(self.figures)}; give at least {self.entry.sigfigs} "
+                "(the question says how precise to be).")
+
+    def judge(self, confusions) -> tuple[str, str]:
+        """correct / too coarse / a named distractor / a named confusion / a plain miss, in that order."""
+        entry = self.entry
+        if self.agrees(entry.value):
+            return "correct", ""
+        if self.too_coarse():
+            return "wrong", self.too_coarse()
+        for d in entry.distractors:
+            if self.agrees(d.value):
+                return "wrong", d.feedback
+        for message in confusions:
+            if message:
+                return "wrong", message
+        return "wrong", _plain_miss(self.value, entry)
+
+
 def _check_quantity(entry: QuantityEntry, given: str) -> tuple[str, str]:
     try:
         q = _read_quantity(given)
     except QuantityError as exc:
         return "unreadable", str(exc)
-    want, got = entry.value, q.bytes
-    if _close(got, want, entry.rtol):
-        return "correct", ""
-    for d in entry.distractors:
-        if _close(got, d.value, entry.rtol):
-            return "wrong", d.feedback
-    return "wrong", _quantity_confusion(entry, q)
+    reading = _Reading(entry, given, q.number, _unit_bytes(q), q.bytes)
+    return reading.judge(_quantity_confusions(entry, q, reading))
 
 
-def _quantity_confusion(entry: QuantityEntry, q: _Quantity) -> str:
-    want, got, rtol = entry.value, q.bytes, entry.rtol
+def _quantity_confusions(entry: QuantityEntry, q: _Quantity, reading: _Reading):
+    """Named confusions, each tried only if the answer matches it (at its own precision).
+
+    Only unit slips are recognised by themselves: their cause is certain. A factor of 2 has
+    several causes (K only, fp8, half the heads), so it is named only by a key's distractor."""
+    want = entry.value
     if q.level and not q.bits:
-        swapped = q.number * (1000 if q.binary else 1024) ** q.level
-        if _close(swapped, want, rtol):
+        other = (1000 if q.binary else 1024) ** q.level
+        if _close(q.number * other, want, entry.rtol) or (
+                entry.sigfigs and matches_at_figures(q.number, want / other, reading.figures, entry.sigfigs)):
             p = "kMGTP"[q.level - 1]
             dec, bin_ = f"{p}B", f"{'K' if p == 'k' else p}iB"
-            return (f"{dec} vs {bin_}: 1 {dec} = 10^{3 * q.level} bytes, 1 {bin_} = 2^{10 * q.level} bytes. "
-                    f"Your number fits the other unit; convert it to the unit you wrote.")
-    if _close(got * 2, want, rtol):
-        return ("Too small by a factor of 2: did you count both K and V? "
-                "The cache holds a key and a value per token.")
-    if _close(got, 8 * want, rtol) or (q.bits and _close(got * 8, want, rtol)):
-        return "Looks like bits vs bytes: 1 byte = 8 bits, and the question asks for bytes."
-    if entry.per_head and _close(got * entry.per_head, want, rtol):
-        return "That is one head's share; the question asks for the whole layer (all heads)."
-    return _generic_miss(got, want, rtol)
+            yield (f"{dec} vs {bin_}: 1 {dec} = 10^{3 * q.level} bytes, 1 {bin_} = 2^{10 * q.level} bytes. "
+                   f"Your number fits the other unit; convert it to the unit you wrote.")
+    if reading.agrees(8 * want) or (q.bits and reading.agrees(want / 8)):
+        yield "Looks like bits vs bytes: 1 byte = 8 bits, and the question asks for bytes."
+    if entry.per_head and reading.agrees(want / entry.per_head):
+        yield "That is one head's share; the question asks for the whole layer (all heads)."
 
 
-def _generic_miss(got: float, want: float, rtol: float) -> str:
-    """Direction and rough size of the miss, without giving away the expected value."""
-    if want == 0 or not math.isfinite(got) or got <= 0:
+def _plain_miss(got: float, entry: QuantityEntry | NumberEntry) -> str:
+    """A miss with no named cause. Direction and size only when the key opts in (``hints``):
+    on a hidden key they let a student bisect the expected value across resubmissions."""
+    if not entry.hints:
+        return "Not the expected value. Check each factor of the formula, and the unit."
+    want, rtol = entry.value, entry.rtol
+    if want <= 0 or not math.isfinite(got) or got <= 0:
         return "Not the expected value; check the formula and the sizes you used."
     ratio = got / want
     direction = "too large" if ratio > 1 else "too small"
@@ -114,12 +157,7 @@ def _check_number(entry: NumberEntry, given: str) -> tuple[str, str]:
         got = _read_number(given)
     except ValueError:
         return "unreadable", f"could not read {given!r} as a number; write e.g. `780`, `781.25` or `1.5e3`."
-    if _close(got, entry.value, entry.rtol, entry.atol):
-        return "correct", ""
-    for d in entry.distractors:
-        if _close(got, d.value, entry.rtol, entry.atol):
-            return "wrong", d.feedback
-    return "wrong", _generic_miss(got, entry.value, entry.rtol) if entry.value > 0 else "Not the expected value."
+    return _Reading(entry, given, got, 1.0, got).judge(())
 
 
 def _check_vector(entry: VectorEntry, given: str) -> tuple[str, str]:

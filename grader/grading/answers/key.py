@@ -30,6 +30,8 @@ class QuantityEntry:
     rtol: float = 0.01
     per_head: int | None = None
     distractors: tuple[Distractor, ...] = ()
+    sigfigs: int = 0  # the floor: answers with at least this many significant figures are compared at theirs
+    hints: bool = False  # say "too large/small" for other misses (lets a student bisect a hidden key)
     type: str = "quantity"
 
 
@@ -40,6 +42,8 @@ class NumberEntry:
     atol: float = 0.0
     rtol: float = 0.01
     distractors: tuple[Distractor, ...] = ()
+    sigfigs: int = 0
+    hints: bool = False
     type: str = "number"
 
 
@@ -71,16 +75,19 @@ class TextEntry:
 KeyEntry = QuantityEntry | NumberEntry | VectorEntry | ChoiceEntry | TextEntry
 
 _FIELDS = {
-    "quantity": {"type", "value", "rtol", "per_head", "distractors"},
-    "number": {"type", "value", "atol", "rtol", "distractors"},
+    "quantity": {"type", "value", "rtol", "per_head", "distractors", "sigfigs", "hints"},
+    "number": {"type", "value", "atol", "rtol", "distractors", "sigfigs", "hints"},
     "vector": {"type", "value", "atol", "distractors"},
     "choice": {"type", "value", "distractors"},
     "text": {"type"},
 }
 
 
-def load_key(path: Path | str) -> dict[str, KeyEntry]:
-    """Load ``answer_key.yaml`` into typed entries; anything unknown is an error naming file and key."""
+def load_key(path: Path | str, *, sigfigs: int = 0, hints: bool = False) -> dict[str, KeyEntry]:
+    """Load ``answer_key.yaml`` into typed entries; anything unknown is an error naming file and key.
+
+    ``sigfigs`` and ``hints`` are the assignment's defaults (assignment.yaml ``answers:``) for
+    numeric entries that do not set their own."""
     path = Path(path)
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
@@ -88,10 +95,11 @@ def load_key(path: Path | str) -> dict[str, KeyEntry]:
         raise AnswerKeyError(f"{path}: not valid YAML: {exc}") from None
     if not isinstance(data, dict):
         raise AnswerKeyError(f"{path}: expected a mapping of answer ids to entries")
-    return {str(key): _key_entry(path, str(key), spec) for key, spec in data.items()}
+    defaults = {"sigfigs": sigfigs, "hints": hints}
+    return {str(key): _key_entry(path, str(key), spec, defaults) for key, spec in data.items()}
 
 
-def _key_entry(path: Path, key: str, spec: Any) -> KeyEntry:
+def _key_entry(path: Path, key: str, spec: Any, defaults: dict | None = None) -> KeyEntry:
     where = f"{path}: {key}"
     if not re.fullmatch(r"[a-z0-9_]+", key):
         raise AnswerKeyError(f"{where}: answer ids use only a-z, 0-9 and _")
@@ -106,6 +114,8 @@ def _key_entry(path: Path, key: str, spec: Any) -> KeyEntry:
                              f"(allowed: {', '.join(sorted(_FIELDS[kind]))})")
     if kind != "text" and "value" not in spec:
         raise AnswerKeyError(f"{where}: missing 'value'")
+    if kind in ("quantity", "number"):
+        spec = {**(defaults or {}), **spec}
     try:
         entry = _build_entry(kind, key, spec)
     except (TypeError, ValueError, KeyError) as exc:
@@ -130,6 +140,8 @@ def _as_text(entry: KeyEntry, value: Any) -> str:
 
 def _build_entry(kind: str, key: str, spec: dict) -> KeyEntry:
     opts = {name: float(spec[name]) for name in ("atol", "rtol") if name in spec}
+    if kind in ("quantity", "number"):
+        opts.update(_precision_opts(spec))
     if kind == "text":
         return TextEntry(key)
     if kind == "choice":
@@ -149,6 +161,15 @@ def _build_entry(kind: str, key: str, spec: dict) -> KeyEntry:
     if per_head is not None and (not isinstance(per_head, int) or per_head < 2):
         raise ValueError("per_head must be an integer ≥ 2")
     return QuantityEntry(key, float(spec["value"]), per_head=per_head, distractors=distractors, **opts)
+
+
+def _precision_opts(spec: dict) -> dict[str, Any]:
+    sigfigs, hints = spec.get("sigfigs", 0), spec.get("hints", False)
+    if isinstance(sigfigs, bool) or not isinstance(sigfigs, int) or not 0 <= sigfigs <= 15:
+        raise ValueError(f"sigfigs must be a whole number from 0 (off) to 15, got {sigfigs!r}")
+    if not isinstance(hints, bool):
+        raise ValueError(f"hints must be true or false, got {hints!r}")
+    return {"sigfigs": sigfigs, "hints": hints}
 
 
 def _dlist(spec: dict) -> list[dict]:
