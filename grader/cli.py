@@ -101,7 +101,7 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("dir")
     b.add_argument("--autograder", required=True)
     b.add_argument("--out", required=True)
-    b.add_argument("--jobs", type=int, default=1)
+    b.add_argument("--jobs", type=int, default=None, help="submissions graded at once (default: the CPU count)")
     b.add_argument("--force", action="store_true", help="regrade submissions already graded")
     b.add_argument("--allow-unsandboxed", action="store_true")
     b.add_argument("--shard", metavar="I/N", help="grade only shard I of N (1-based; by a hash of each name)")

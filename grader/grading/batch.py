@@ -110,7 +110,7 @@ def _plan(entries: list[tuple[Path, str]], out: Path, bundle: Bundle, force: boo
     return reports, todo
 
 
-def grade_batch(folder: Path, bundle_path: Path, out: Path, *, jobs: int = 1, force: bool = False,
+def grade_batch(folder: Path, bundle_path: Path, out: Path, *, jobs: int | None = None, force: bool = False,
                 unsandboxed: bool = False, shard: Shard | None = None, engine: Engine | None = None) -> int:
     """Grade every submission in ``folder`` (or the part of it in ``shard``) on ``engine`` (default:
     `jobs` threads here). Returns 0 when all were graded, else 1."""

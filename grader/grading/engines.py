@@ -52,7 +52,7 @@ class Engine(Protocol):
 def grade_one(path: Path, bundle: Bundle, unsandboxed: bool, name: str) -> Report:
     """Grade one submission; a grader failure becomes a `crashed` report for this submission only."""
     try:
-        return grade_submission(path, bundle, unsandboxed=unsandboxed, name=name, parallel=False)
+        return grade_submission(path, bundle, unsandboxed=unsandboxed, name=name)
     except Exception as exc:  # a grader failure on one submission must not stop the class
         log.exception("grading %s crashed", path.name)
         return crashed_report(bundle, name, f"the grader failed on this submission ({type(exc).__name__}: "
@@ -63,6 +63,14 @@ def crashed_report(bundle: Bundle, name: str, message: str) -> Report:
     return failed_report(bundle.config, bundle.rubric, name, "crashed", message, True, bundle.hash)
 
 
+def default_jobs() -> int:
+    """`--jobs` when not given: the CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
 def order_jobs(jobs: list[Job]) -> list[Job]:
     """Fresh submissions first, then regrades; each group in name order."""
     return sorted(jobs, key=lambda j: (j.regrade, j.name))
@@ -71,8 +79,8 @@ def order_jobs(jobs: list[Job]) -> list[Job]:
 class ThreadEngine:
     """`--jobs N` on this machine. The sandbox decision is the caller's (the CLI checked this machine)."""
 
-    def __init__(self, jobs: int = 1, unsandboxed: bool = False):
-        self.jobs, self.unsandboxed = max(1, jobs), unsandboxed
+    def __init__(self, jobs: int | None = None, unsandboxed: bool = False):
+        self.jobs, self.unsandboxed = max(1, jobs or default_jobs()), unsandboxed
         self.bundle: Bundle | None = None
 
     def start(self, bundle_path: Path, bundle: Bundle) -> bool:

@@ -46,6 +46,7 @@ class NotebookRun:
     seconds: float
     isolation: tuple[str, ...]
     peak_memory_mb: float = 0.0
+    cpu_s: float = 0.0  # CPU time of the sandboxed process tree
 
 
 def _source(cell: dict) -> str:
@@ -165,8 +166,9 @@ def _read_log(path: Path) -> dict[int, dict]:
 
 
 def execute_notebook(tree: Path, notebook: str, prepared: dict, limits: AssignmentLimits, *,
-                     unsandboxed: bool = False) -> NotebookRun:
-    """Run ``prepared`` (a clean notebook dict) with ``tree`` as the working directory."""
+                     unsandboxed: bool = False, cancel=None) -> NotebookRun:
+    """Run ``prepared`` (a clean notebook dict) with ``tree`` as the working directory.
+    ``cancel`` (a `threading.Event`) stops the run early when set."""
     with tempfile.TemporaryDirectory(prefix="lrkit-nb-") as tmp:
         work = Path(tmp)
         scratch, out, harness = work / "submission", work / "out", work / "harness"
@@ -185,7 +187,7 @@ def execute_notebook(tree: Path, notebook: str, prepared: dict, limits: Assignme
             mounts=[sandbox.Mount(harness, "/harness"), sandbox.Mount(out, "/out", writable=True),
                     sandbox.Mount(scratch, "/submission", writable=True)],
             cwd="/submission", env=NOTEBOOK_ENV, limits=run_limits, progress_file=out / "cells.jsonl",
-            unsandboxed=unsandboxed)
+            unsandboxed=unsandboxed, cancel=cancel)
         logged = _read_log(out / "cells.jsonl")
         status = "ok"
         try:
@@ -230,7 +232,7 @@ def execute_notebook(tree: Path, notebook: str, prepared: dict, limits: Assignme
             cells.append(CellOutcome(index, cell["id"], state, exercise))
             continue
         cells.append(CellOutcome(index, cell["id"], "ok" if entry.get("status") == "ok" else "error", exercise,
-                                 str(entry.get("ename", ""))[:200], str(entry.get("evalue", ""))[:500],
+                                 str(entry.get("ename", ""))[:200], str(entry.get("evalue", ""))[:4000],
                                  float(entry.get("seconds", 0.0) or 0.0)))
     figures = _figures(executed) if isinstance(executed, dict) else []
     per_cell: dict[int, int] = {}
@@ -238,4 +240,4 @@ def execute_notebook(tree: Path, notebook: str, prepared: dict, limits: Assignme
         per_cell[f.cell_index] = per_cell.get(f.cell_index, 0) + 1
     cells = [CellOutcome(**{**c.__dict__, "figures": per_cell.get(c.index, 0)}) for c in cells]
     return NotebookRun(tuple(cells), tuple(figures), status, tuple(notes), result.wall_s, result.isolation,
-                       result.peak_memory_mb)
+                       result.peak_memory_mb, result.cpu_s)

@@ -13,6 +13,7 @@ import logging
 import platform
 import shutil
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -153,12 +154,15 @@ def _grade_tree(tree: Path, template: Path, config: AssignmentConfig, rubric: Ru
     submitted = read_notebook(nb_path.read_text(encoding="utf-8", errors="replace"), config.notebook)
     prepared, prep_notes = prepare_notebook(submitted, template_nb)
     notes += prep_notes
-    # The notebook and the checks (or public tests) run in separate sandboxed processes, each
-    # on its own copy of the tree: side by side for one submission; in a batch (where the
-    # parallelism is across submissions, `--jobs`) checks first, and a module whose import
-    # already hangs does not get to hang the notebook too.
+    # The notebook and the checks (or public tests) run side by side, in separate sandboxed
+    # processes, each on its own copy of the tree (in a batch too: `--jobs` adds parallelism
+    # across submissions). A module whose import already hangs does not get to hang the
+    # notebook too: once the checks say so, the notebook run is stopped and marked skipped.
+    cancel = threading.Event()
+
     def notebook():
-        return execute_notebook(tree, config.notebook, prepared, config.limits, unsandboxed=unsandboxed)
+        return execute_notebook(tree, config.notebook, prepared, config.limits, unsandboxed=unsandboxed,
+                                cancel=cancel)
 
     def checks():
         if checks_from is not None:
@@ -166,21 +170,23 @@ def _grade_tree(tree: Path, template: Path, config: AssignmentConfig, rubric: Ru
         return run_public_tests(tree, config.public_tests)
 
     if parallel:
-        with ThreadPoolExecutor(max_workers=2) as pool:
-            nb_future, checks_future = pool.submit(_timed, notebook), pool.submit(_timed, checks)
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            nb_future = pool.submit(_timed, notebook)
+            other, timings["checks_s"] = _timed(checks)
+            if other.import_hung:
+                cancel.set()
             run, timings["notebook_s"] = nb_future.result()
-            other, timings["checks_s"] = checks_future.result()
     else:
         other, timings["checks_s"] = _timed(checks)
-        if other.import_hung:
-            run = skipped_run(prepared, "the notebook was not run: importing your module already hangs "
-                                        "(see the checks)")
-            timings["notebook_s"] = 0.0
-        else:
-            run, timings["notebook_s"] = _timed(notebook)
+        run, timings["notebook_s"] = (None, 0.0) if other.import_hung else _timed(notebook)
+    if other.import_hung:
+        run = skipped_run(prepared, "the notebook was not run: importing your module already hangs "
+                                    "(see the checks)")
     notes += run.notes
     timings["notebook_peak_mb"] = run.peak_memory_mb
     timings["checks_peak_mb"] = other.peak_memory_mb
+    timings["notebook_cpu_s"] = run.cpu_s
+    timings["checks_cpu_s"] = getattr(other, "cpu_s", 0.0)
     cases, isolation, tests = (), run.isolation, None
     if checks_from is not None:
         cases, isolation = other.outcomes, other.isolation or isolation

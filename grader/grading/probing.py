@@ -50,6 +50,7 @@ class CheckRun:
     seconds: float
     import_hung: bool = False  # importing the student's modules never finished
     peak_memory_mb: float = 0.0
+    cpu_s: float = 0.0  # CPU time of the sandboxed process trees, restarts included
 
 
 def plan(tree: Path) -> list[PlannedCase]:
@@ -160,7 +161,7 @@ def run_checks(tree: Path, submission: Path, *, unsandboxed: bool = False,
     notes: list[str] = []
     isolation: tuple[str, ...] = ()
     seconds = 0.0
-    import_hung, peak = False, 0.0
+    import_hung, peak, cpu = False, 0.0, 0.0
     with tempfile.TemporaryDirectory(prefix="lrkit-checks-") as tmp:
         work = Path(tmp)
         harness, out, scratch = work / "harness", work / "out", work / "submission"
@@ -183,6 +184,7 @@ def run_checks(tree: Path, submission: Path, *, unsandboxed: bool = False,
                 progress_file=out / "manifest.jsonl", unsandboxed=unsandboxed)
             isolation, seconds = result.isolation, seconds + result.wall_s
             peak = max(peak, result.peak_memory_mb)
+            cpu += result.cpu_s
             entries = _read_manifest(out / "manifest.jsonl", nonce)
             import_error = next((e for e in entries if e.get("event") == "import" and "error" in e), None)
             if import_error:
@@ -230,4 +232,5 @@ def run_checks(tree: Path, submission: Path, *, unsandboxed: bool = False,
                 reason = notes[-1] if notes else "the checks were stopped after earlier failures"
                 verdict[p.id] = CaseOutcome(p.spec.name, p.case.label, False,
                                             f"{p.spec.title}: not checked, because {reason[:300]}.")
-    return CheckRun(tuple(verdict[p.id] for p in planned), tuple(notes), isolation, seconds, import_hung, peak)
+    return CheckRun(tuple(verdict[p.id] for p in planned), tuple(notes), isolation, seconds, import_hung, peak,
+                    round(cpu, 3))

@@ -43,13 +43,15 @@ __all__ = ["SANDBOX_UID", "inside_script", "Mount", "RunLimits", "RunResult", "S
 
 
 def run(argv: list[str], *, mounts: list[Mount], cwd: str, env: dict[str, str], limits: RunLimits,
-        progress_file: Path | None = None, unsandboxed: bool = False) -> RunResult:
-    """Run `argv` (in-sandbox paths) under `limits`; always returns, leaving no process behind."""
+        progress_file: Path | None = None, unsandboxed: bool = False, cancel=None) -> RunResult:
+    """Run `argv` (in-sandbox paths) under `limits`; always returns, leaving no process behind.
+    Setting the `threading.Event` `cancel` kills the run early (the result says `cancelled`)."""
     if not argv:
         raise SandboxError("argv is empty")
     _check_mounts(mounts, cwd)
     if unsandboxed or not sandbox_available():
-        return _run_unsandboxed(argv, mounts=mounts, cwd=cwd, env=env, limits=limits, progress_file=progress_file)
+        return _run_unsandboxed(argv, mounts=mounts, cwd=cwd, env=env, limits=limits, progress_file=progress_file,
+                                cancel=cancel)
     for m in mounts:
         if m.writable:
             _chown_tree(Path(m.host))
@@ -60,7 +62,7 @@ def run(argv: list[str], *, mounts: list[Mount], cwd: str, env: dict[str, str], 
     try:
         result = _supervise(full, env={}, host_cwd=None, limits=limits, progress_file=progress_file,
                             preexec=_preexec(limits, False, group.procs_files() if group else []), group=group,
-                            watch=[Path(m.host) for m in mounts if m.writable])
+                            watch=[Path(m.host) for m in mounts if m.writable], cancel=cancel)
     finally:
         if group is not None:
             group.remove()
@@ -68,7 +70,7 @@ def run(argv: list[str], *, mounts: list[Mount], cwd: str, env: dict[str, str], 
 
 
 def _run_unsandboxed(argv: list[str], *, mounts: list[Mount], cwd: str, env: dict[str, str], limits: RunLimits,
-                     progress_file: Path | None) -> RunResult:
+                     progress_file: Path | None, cancel=None) -> RunResult:
     with tempfile.TemporaryDirectory(prefix="lrkit-tmp-") as tmp:
         mapping = sorted([(m.target, str(m.host)) for m in mounts] + [("/tmp", tmp)],
                          key=lambda pair: -len(pair[0]))
@@ -81,7 +83,7 @@ def _run_unsandboxed(argv: list[str], *, mounts: list[Mount], cwd: str, env: dic
         nproc = os.geteuid() != 0
         result = _supervise(host_argv, env=host_env, host_cwd=host_cwd, limits=limits, progress_file=progress_file,
                             preexec=_rlimits(limits, nproc), group=None,
-                            watch=[Path(m.host) for m in mounts if m.writable] + [Path(tmp)])
+                            watch=[Path(m.host) for m in mounts if m.writable] + [Path(tmp)], cancel=cancel)
     return RunResult(**{**result, "isolation": ("rlimit", "unsandboxed")})
 
 

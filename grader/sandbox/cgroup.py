@@ -54,6 +54,7 @@ class _Cgroup:
                 path.mkdir()
                 group.dirs.append(path)
             mem, pids = group.dirs
+            group._add_cpuacct(name)
             (mem / "memory.limit_in_bytes").write_text(str(memory))
             if (mem / "memory.memsw.limit_in_bytes").exists():
                 (mem / "memory.memsw.limit_in_bytes").write_text(str(memory))
@@ -62,6 +63,26 @@ class _Cgroup:
             group.remove()
             raise
         return group
+
+    def _add_cpuacct(self, name: str) -> None:
+        """v1: a cpuacct group too, for CPU accounting only (optional: skipped when not there)."""
+        try:
+            path = _CGROUP_ROOT / "cpuacct" / _own_cgroup("cpuacct") / name
+            path.mkdir()
+        except OSError:
+            return
+        self.dirs.append(path)
+
+    def cpu_s(self) -> float:
+        """CPU time (user+sys) used by every process that ran in the group, dead ones included."""
+        try:
+            if self.kind == "cgroup-v2":
+                stat = dict(line.split() for line in (self.dirs[0] / "cpu.stat").read_text().splitlines())
+                return round(int(stat["usage_usec"]) / 1e6, 3)
+            acct = next((d for d in self.dirs if d.is_relative_to(_CGROUP_ROOT / "cpuacct")), None)
+            return round(int((acct / "cpuacct.usage").read_text()) / 1e9, 3) if acct else 0.0
+        except (OSError, ValueError, KeyError):
+            return 0.0
 
     def procs_files(self) -> list[str]:
         return [str(d / "cgroup.procs") for d in self.dirs]

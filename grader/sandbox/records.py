@@ -51,3 +51,5 @@ class RunResult:
     isolation: tuple[str, ...]
     disk_exceeded: bool = False  # killed: the writable mounts held more than max_disk_mb
     peak_memory_mb: float = 0.0  # the cgroup's peak memory use (0 when no cgroup)
+    cancelled: bool = False  # killed because the caller's `cancel` event was set
+    cpu_s: float = 0.0  # CPU time (user+sys) of the whole process tree, from the cgroup (0 when none)

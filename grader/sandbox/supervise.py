@@ -120,7 +120,7 @@ def _disk_usage(roots: list[Path], limit_bytes: int, max_entries: int = _DISK_MA
 
 
 def _supervise(argv: list[str], *, env: dict[str, str], host_cwd: str | None, limits: RunLimits, progress_file: Path | None,
-               preexec, group: _Cgroup | None, watch: list[Path] | None = None) -> dict:
+               preexec, group: _Cgroup | None, watch: list[Path] | None = None, cancel=None) -> dict:
     start = time.monotonic()
     read_fd, write_fd = os.pipe()
     try:
@@ -133,7 +133,7 @@ def _supervise(argv: list[str], *, env: dict[str, str], host_cwd: str | None, li
     os.close(write_fd)
     reader = _OutputReader(read_fd, limits.max_output_bytes)
     reader.start()
-    timed_out = idle = disk = False
+    timed_out = idle = disk = cancelled = False
     last_size, last_growth = _progress_size(progress_file), start
     disk_limit = limits.max_disk_mb * 1024 * 1024
     next_disk_check = start + 0.1
@@ -142,6 +142,9 @@ def _supervise(argv: list[str], *, env: dict[str, str], host_cwd: str | None, li
             now = time.monotonic()
             if now - start > limits.wall_s:
                 timed_out = True
+                break
+            if cancel is not None and cancel.is_set():
+                cancelled = True
                 break
             if watch and now >= next_disk_check:
                 used = _disk_usage(watch, disk_limit)
@@ -168,11 +171,12 @@ def _supervise(argv: list[str], *, env: dict[str, str], host_cwd: str | None, li
         else:
             os.close(read_fd)
     wall = time.monotonic() - start
-    killed = timed_out or idle or disk
+    killed = timed_out or idle or disk or cancelled
     return dict(returncode=None if killed else proc.returncode, timed_out=timed_out, idle_timed_out=idle,
                 memory_exceeded=group.memory_exceeded() if group else False, output=reader.text(),
                 output_truncated=reader.truncated, wall_s=round(wall, 3), disk_exceeded=disk,
-                peak_memory_mb=group.peak_memory_mb() if group else 0.0)
+                peak_memory_mb=group.peak_memory_mb() if group else 0.0, cancelled=cancelled,
+                cpu_s=group.cpu_s() if group else 0.0)
 
 
 def _kill_tree(proc: subprocess.Popen, group: _Cgroup | None) -> None:

@@ -152,4 +152,7 @@ def main(job_path):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1]))
+    code = main(sys.argv[1])
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)  # after the last result line: skip the interpreter's teardown (~0.4 s after torch)
