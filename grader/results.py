@@ -14,7 +14,8 @@ SCHEMA_VERSION = 1
 
 CellStatus = Literal["ok", "error", "timeout", "not_run"]
 ItemStatus = Literal["passed", "failed", "partial", "manual", "hidden"]
-SubmissionStatus = Literal["graded", "timeout", "crashed", "invalid"]
+# incomplete: graded on what was there, some of the assignment's files were missing (named in the notes)
+SubmissionStatus = Literal["graded", "incomplete", "timeout", "crashed", "invalid"]
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,11 @@ class CellOutcome:
     evalue: str = ""
     seconds: float = 0.0
     figures: int = 0
+
+
+def code_cell_numbers(cells) -> dict[int, int]:
+    """Jupyter-style numbers for code cells: notebook position -> n of `In [n]` after Run All (1-based)."""
+    return {c.index: n for n, c in enumerate(sorted(cells, key=lambda c: c.index), start=1)}
 
 
 @dataclass(frozen=True)

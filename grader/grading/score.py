@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from grader.config import Rubric, RubricItem
-from grader.results import AnswerOutcome, CaseOutcome, CellOutcome, ItemResult
+from grader.grading.messages import excerpt
+from grader.results import AnswerOutcome, CaseOutcome, CellOutcome, ItemResult, code_cell_numbers
 
 MAX_MESSAGES = 6
 
@@ -83,6 +84,7 @@ def score_cells(item: RubricItem, outcomes: Outcomes) -> ItemResult:
         return ItemResult(item.id, item.title, 0.0, item.points, "failed", "cells",
                           messages=(outcomes.cells_withheld,))
     messages, passed, total, figures = [], 0, 0, 0
+    numbers = code_cell_numbers(outcomes.cells)
     for exercise in item.cells:
         cells = [c for c in outcomes.cells if c.exercise == exercise]
         expected = outcomes.exercise_cells.get(exercise, len(cells))
@@ -91,18 +93,26 @@ def score_cells(item: RubricItem, outcomes: Outcomes) -> ItemResult:
             messages.append(f"exercise {exercise}: {expected - len(cells)} of its cells are missing from the notebook")
         for cell in cells:
             figures += cell.figures
+            where = f"exercise {exercise}, In [{numbers.get(cell.index, '?')}]"
             if cell.status == "ok":
                 passed += 1
             elif cell.status == "error":
-                messages.append(f"exercise {exercise}, cell {cell.index}: raised {cell.ename}: {cell.evalue[:200]}")
+                messages.append(cell_error_message(where, cell, numbers.get(cell.index, 0)))
             elif cell.status == "timeout":
-                messages.append(f"exercise {exercise}, cell {cell.index}: timed out")
+                messages.append(f"{where}: timed out")
             else:
-                messages.append(f"exercise {exercise}, cell {cell.index}: not run (an earlier cell stopped the notebook)")
+                messages.append(f"{where}: not run (an earlier cell stopped the notebook)")
     if passed == total and figures < item.figures:
         messages.append(f"expected at least {item.figures} figure(s) from these cells, found {figures}")
         passed -= 1
     return _award(item, max(passed, 0), total, messages, "cells")
+
+
+def cell_error_message(where: str, cell: CellOutcome, number: int) -> str:
+    """The cell's error, its first lines and likely cause kept whole; the HTML report has all of it."""
+    text, shortened = excerpt(f"{cell.ename}: {cell.evalue}".strip(": "), limit=600)
+    more = f"\n(the full error: report.html#cell-{number})" if shortened else ""
+    return f"{where}: raised {text}{more}"
 
 
 def score_answers(item: RubricItem, outcomes: Outcomes) -> ItemResult:
@@ -122,8 +132,8 @@ def score_manual(item: RubricItem, outcomes: Outcomes) -> ItemResult:
     if item.id in outcomes.manual:
         pending = ItemResult(item.id, item.title, 0.0, item.points, "manual", "manual")
         return hand_graded(pending, float(outcomes.manual[item.id]))
-    if blank:
-        return ItemResult(item.id, item.title, 0.0, item.points, "failed", "manual",
+    if blank:  # still a person's call (pending), like every manual item not yet graded
+        return ItemResult(item.id, item.title, 0.0, item.points, "manual", "manual",
                           messages=tuple(f"answer {a} is blank" for a in blank))
     given = [(outcomes.answers.get(a) or AnswerOutcome(a, "missing")).given for a in item.manual]
     return ItemResult(item.id, item.title, 0.0, item.points, "manual", "manual",

@@ -81,7 +81,22 @@ def test_a_cell_error_is_reported_with_its_exception():
     r = rubric(RubricItem("ex", "Ex", 1, cells=("ex1",)))
     out = Outcomes(cells=(cell(5, "error", ename="ValueError", evalue="bad shape"),), exercise_cells={"ex1": 1})
     (item,), _ = score(r, out)
-    assert "cell 5" in item.messages[0] and "ValueError" in item.messages[0] and "bad shape" in item.messages[0]
+    assert "In [1]" in item.messages[0] and "ValueError" in item.messages[0] and "bad shape" in item.messages[0]
+
+
+def test_a_long_cell_error_keeps_its_numbers_and_its_likely_cause():
+    """Is a long error shortened at whole lines, never inside a number, with the cause kept and a link?"""
+    lines = ["step() disagrees with forward(): 96 of 96 values differ", "    step()       0.047712345",
+             "    forward()    0.0477123"] + [f"  detail line {i} " + "x " * 30 for i in range(30)]
+    evalue = "\n".join(lines + ["  likely cause:", "    the normalizer φ(q)·z is missing in one form"])
+    code = (cell(0, "ok", exercise="setup"), cell(3, "error", ename="AssertionError", evalue=evalue))
+    r = rubric(RubricItem("ex", "Ex", 1, cells=("ex1",)))
+    (item,), _ = score(r, Outcomes(cells=code, exercise_cells={"ex1": 1}))
+    message = item.messages[0]
+    assert message.startswith("exercise ex1, In [2]: raised AssertionError: step() disagrees")
+    assert "0.047712345" in message and "0.0477123\n" in message
+    assert "the normalizer φ(q)·z is missing in one form" in message
+    assert "report.html#cell-2" in message and len(message) < 800
 
 
 def test_withheld_cells_earn_nothing_and_say_why():
@@ -108,14 +123,17 @@ def test_unchecked_answers_are_hidden_not_failed():
     assert (item.status, item.hidden, got) == ("hidden", True, 0.0)
 
 
-@pytest.mark.parametrize("given, status", [("", "failed"), ("a thoughtful answer", "manual")])
-def test_manual_items_wait_for_a_person_unless_blank(given, status):
+@pytest.mark.parametrize("given, status", [("", "manual"), ("a thoughtful answer", "manual")])
+def test_manual_items_wait_for_a_person_even_when_blank(given, status):
+    """A blank free-text answer is pending like any other: a person confirms the 0 (status "manual")."""
     r = rubric(RubricItem("m", "M", 3, manual=("why",)))
     answers = {"why": AnswerOutcome("why", "blank" if not given else "unchecked", given)}
     (item,), got = score(r, Outcomes(answers=answers))
     assert (item.status, got) == (status, 0.0)
     if given:
         assert f"answer: {given}" in item.messages
+    else:
+        assert item.messages == ("answer why is blank",)
 
 
 @pytest.mark.parametrize("points, status, expected", [(3, "passed", 3.0), (1.5, "partial", 1.5), (0, "failed", 0.0),

@@ -1,0 +1,64 @@
+"""Shortening a long message for a student without losing its point.
+
+An error from a notebook cell can run to many lines: the first says what went wrong, a
+later "likely cause:" section says why. Cutting at a fixed character count used to stop
+inside a number (`forward()     0` for 0.0477…) and drop the cause. `excerpt` keeps whole
+lines from the start, always keeps the cause section, and never cuts inside a word; the
+caller points to the full text (the HTML report keeps it).
+"""
+from __future__ import annotations
+
+import re
+
+ELLIPSIS = "…"
+# lines that open the part of a message a student most needs
+_CAUSE = re.compile(r"^\s*(likely cause|likely causes|probable cause|hint|did you|suggestion)\b", re.IGNORECASE)
+
+
+def _cut_line(line: str, budget: int) -> str:
+    """``line`` shortened to at most ``budget`` characters at a space (never inside a token)."""
+    if len(line) <= budget:
+        return line
+    cut = line.rfind(" ", 0, max(budget - 1, 0))
+    if cut <= 0:
+        return ELLIPSIS
+    return line[:cut].rstrip() + " " + ELLIPSIS
+
+
+def excerpt(text: str, limit: int = 600) -> tuple[str, bool]:
+    """(the message in at most about ``limit`` characters, whether anything was left out).
+
+    Keeps the first lines whole, then the "likely cause" section (up to half the budget),
+    with "…" where lines were left out. A message within the limit comes back unchanged.
+    """
+    text = str(text).strip("\n")
+    if len(text) <= limit:
+        return text, False
+    lines = text.splitlines()
+    start = next((i for i, line in enumerate(lines) if i > 0 and _CAUSE.match(line)), None)
+    cause: list[str] = []
+    if start is not None:
+        budget = limit // 2
+        for line in lines[start:]:
+            if cause and not line.startswith((" ", "\t", "-", "•")):
+                break
+            if len(line) + 1 > budget:
+                if not cause:
+                    cause.append(_cut_line(line, budget))
+                break
+            cause.append(line)
+            budget -= len(line) + 1
+        lines = lines[:start]
+    budget = limit - sum(len(c) + 1 for c in cause) - 2
+    head: list[str] = []
+    for line in lines:
+        if len(line) + 1 > budget:
+            if not head:
+                head.append(_cut_line(line, budget))
+            break
+        head.append(line)
+        budget -= len(line) + 1
+    dropped = len(head) < len(lines) or (head and head[-1].endswith(ELLIPSIS))
+    if dropped and not head[-1].endswith(ELLIPSIS):
+        head.append(ELLIPSIS)
+    return "\n".join(head + cause), True
