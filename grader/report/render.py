@@ -16,10 +16,42 @@ from typing import Any, Mapping
 
 import jinja2
 
-from grader.results import ItemResult, Report
+from grader.report.mathml import math_html
+from grader.results import ItemResult, Report, code_cell_numbers
 
 TEMPLATES = Path(__file__).parent / "templates"
 UNOFFICIAL = "UNOFFICIAL — not sandboxed"
+LOCAL = "UNOFFICIAL — local run: public tests and answers only"
+# what a person reads for an item's status ("manual" means a person has not graded it yet)
+STATUS_LABELS = {"manual": "pending", "hidden": "official grader only"}
+FILE_MODE = 0o644  # reports are read by TAs, web servers and LMS uploaders, not only their writer
+
+
+def status_label(status: str) -> str:
+    return STATUS_LABELS.get(status, status)
+
+
+def banner(report: Report) -> str:
+    """"" for an official report; otherwise why it is not one."""
+    if report.official:
+        return ""
+    return LOCAL if "bwrap" in report.isolation else UNOFFICIAL
+
+
+def heading(report: Report) -> str:
+    """"assignment — submission", once when they are the same (a local run in the assignment folder)."""
+    if report.submission in ("", report.assignment):
+        return report.assignment
+    return f"{report.assignment} — {report.submission}"
+
+
+def timing_label(key: str, value: float) -> tuple[str, str]:
+    """("notebook peak", "485 MB") from ("notebook_peak_mb", 484.8); seconds for *_s."""
+    if key.endswith("_mb"):
+        return key.removesuffix("_mb").replace("_", " "), f"{value:.0f} MB"
+    if key.endswith("_s"):
+        return key.removesuffix("_s").replace("_", " "), f"{value:.2f} s"
+    return key.replace("_", " "), f"{value:g}"
 
 
 def fmt_points(x: float) -> str:
@@ -45,6 +77,9 @@ def _environment(autoescape: bool) -> jinja2.Environment:
     )
     env.filters["points"] = fmt_points
     env.filters["md"] = _md_cell
+    env.filters["label"] = status_label
+    if autoescape:
+        env.filters["math"] = math_html
     return env
 
 
@@ -59,16 +94,22 @@ def render_html_template(name: str, **context: Any) -> str:
 
 def _context(report: Report) -> dict[str, Any]:
     visible = [i for i in report.items if not i.hidden]
-    hidden = [i for i in report.items if i.hidden]
+    hidden = [i for i in report.items if i.hidden and i.status != "hidden"]
+    elsewhere = [i for i in report.items if i.status == "hidden"]  # a local run: graded only officially
+    numbers = code_cell_numbers(report.cells)
     return {
         "r": report,
-        "banner": "" if report.official else UNOFFICIAL,
+        "title": heading(report),
+        "banner": banner(report),
         "visible": visible,
         "hidden": hidden,
         "hidden_points": sum(i.points for i in hidden),
         "hidden_max": sum(i.max_points for i in hidden),
+        "elsewhere": elsewhere,
+        "elsewhere_max": sum(i.max_points for i in elsewhere),
+        "numbers": numbers,
         "environment": sorted(report.environment.items()),
-        "timings": sorted(report.timings.items()),
+        "timings": [timing_label(k, float(v)) for k, v in sorted(report.timings.items())],
     }
 
 
@@ -95,22 +136,32 @@ def _plain(text: str) -> str:
 
 def render_terminal(report: Report, html_path: Path | str | None = None) -> str:
     """Plain text for a terminal: score, one line per visible item, a line for hidden items."""
-    lines = [f"{report.assignment} — {_plain(report.submission)}: {fmt_points(report.score)}/"
+    lines = [f"{_plain(heading(report))}: {fmt_points(report.score)}/"
              f"{fmt_points(report.max_score)} ({report.status})"]
-    if not report.official:
-        lines.append(f"*** {UNOFFICIAL} ***")
+    if banner(report):
+        lines.append(f"*** {banner(report)} ***")
     lines += [f"  {_plain(n)}" for n in report.notes]
-    visible = [i for i in report.items if not i.hidden]
+    context = _context(report)
+    visible = context["visible"]
     width = max((len(fmt_points(i.max_points)) for i in visible), default=1)
     for item in visible:
         score = f"{fmt_points(item.points):>{width}}/{fmt_points(item.max_points):<{width}}"
-        lines.append(f"  [ {score} ] {item.id} — {item.title}")
+        pending = "  (pending: graded by a person)" if item.status == "manual" else ""
+        lines.append(f"  [ {score} ] {item.id} — {item.title}{pending}")
         lines += [f"        {_plain(line)}" for m in item.messages for line in m.splitlines()]
-    hidden = [i for i in report.items if i.hidden]
+    hidden = context["hidden"]
     if hidden:
-        got, of = fmt_points(sum(i.points for i in hidden)), fmt_points(sum(i.max_points for i in hidden))
-        lines.append(f"  {len(hidden)} hidden item{'s' * (len(hidden) != 1)}: {got}/{of} points "
+        counts = ", ".join(f"{sum(i.status == s for i in hidden)} {s}" for s in ("passed", "partial", "failed")
+                           if any(i.status == s for i in hidden))
+        lines.append(f"  {len(hidden)} hidden item{'s' * (len(hidden) != 1)} ({counts}): "
+                     f"{fmt_points(context['hidden_points'])}/{fmt_points(context['hidden_max'])} points "
                      "(titles and messages in the HTML report)")
+    elsewhere = context["elsewhere"]
+    if elsewhere:
+        lines.append(f"  {len(elsewhere)} item{'s' * (len(elsewhere) != 1)} "
+                     f"({fmt_points(context['elsewhere_max'])} points) "
+                     f"{'are' if len(elsewhere) != 1 else 'is'} graded only by the official grader, "
+                     "with tests that are not in your copy")
     if html_path is not None:
         lines.append(f"HTML report: {html_path}")
     return "\n".join(lines) + "\n"
@@ -130,10 +181,14 @@ def render_gradescope(report: Report) -> dict[str, Any]:
         "output": "\n".join(item.messages),
         "output_format": "text",
         "visibility": "after_published" if item.hidden else "visible",
-    } for item in report.items]
+    } for item in report.items if item.status != "manual"]
     header = [f"{report.assignment}: {fmt_points(report.score)}/{fmt_points(report.max_score)} ({report.status})"]
     if not report.official:
-        header.append(UNOFFICIAL)
+        header.append(banner(report))
+    pending = [i for i in report.items if i.status == "manual"]
+    if pending:  # left out of tests[]: Gradescope would show them as failed
+        header.append(f"Pending, graded by a person: {', '.join(i.title for i in pending)} "
+                      f"({fmt_points(sum(i.max_points for i in pending))} points).")
     timings = report.timings
     return {
         "score": float(report.score),
@@ -164,6 +219,7 @@ def write_atomic(files: Mapping[Path, str]) -> None:
             path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
             temps.append((tmp, path))
+            os.fchmod(fd, FILE_MODE)
             with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
                 fh.write(text)
         for tmp, path in temps:

@@ -23,25 +23,31 @@ from grader.report.render import (
 )
 from grader.results import Report
 
-STATUSES = ("graded", "timeout", "crashed", "invalid")
+STATUSES = ("graded", "incomplete", "timeout", "crashed", "invalid")
+# a score for these says nothing about the student's work (not their submission, or the grader
+# failed), so they are counted, linked and listed, but left out of the mean, histogram and rates
+NOT_IN_STATISTICS = ("invalid", "crashed")
 FIGSIZE = (6.4, 3.6)
 DPI = 100
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def write_class_summary(reports: list[Report], out_dir: Path, *,
-                        rubric_items: list[tuple[str, str, float]] | None = None) -> dict[str, Path]:
+                        rubric_items: list[tuple[str, str, float]] | None = None,
+                        folders: dict[str, str] | None = None) -> dict[str, Path]:
     """Write gradebook.csv and summary.html into ``out_dir``; returns their paths keyed by file name.
 
     ``rubric_items`` ((id, title, points) in rubric order) fixes the item columns, so a
     batch in which every submission crashed still has them; without it the columns are
-    the item ids in order of first appearance.
+    the item ids in order of first appearance. ``folders`` maps a submission to its report
+    folder under ``out_dir`` (default: the submission's name), for the links.
     """
     out_dir = Path(out_dir)
     reports = sorted(reports, key=lambda r: r.submission)
     items = list(rubric_items) if rubric_items is not None else _items_seen(reports)
     gradebook = _gradebook_csv(reports, [i[0] for i in items])
-    html = render_html_template("summary.html.j2", **_summary_context(reports, items))
+    links = {r.submission: f"{(folders or {}).get(r.submission, r.submission)}/report.html" for r in reports}
+    html = render_html_template("summary.html.j2", **_summary_context(reports, items), links=links)
     paths = {"gradebook.csv": out_dir / "gradebook.csv", "summary.html": out_dir / "summary.html"}
     write_atomic({paths["gradebook.csv"]: gradebook, paths["summary.html"]: html})
     return paths
@@ -79,21 +85,25 @@ def _full_marks(report: Report, item_id: str) -> bool:
 
 
 def _summary_context(reports: Sequence[Report], items: list[tuple[str, str, float]]) -> dict[str, Any]:
-    scores = [r.score for r in reports]
+    counted = [r for r in reports if r.status not in NOT_IN_STATISTICS]
+    scores = [r.score for r in counted]
     max_score = max((r.max_score for r in reports), default=sum(p for _, _, p in items))
-    rates = [(item_id, title, points, sum(_full_marks(r, item_id) for r in reports) / len(reports) if reports else 0.0)
+    rates = [(item_id, title, points, sum(_full_marks(r, item_id) for r in counted) / len(counted) if counted else 0.0)
              for item_id, title, points in items]
     counts = {s: sum(r.status == s for r in reports) for s in STATUSES}
+    counts.update({r.status: counts.get(r.status, 0) + 1 for r in reports if r.status not in STATUSES})
     return {
         "n": len(reports),
+        "n_counted": len(counted),
+        "left_out": {s: counts[s] for s in NOT_IN_STATISTICS if counts.get(s)},
         "counts": counts,
         "mean": statistics.fmean(scores) if scores else None,
         "median": statistics.median(scores) if scores else None,
         "max_score": max_score,
         "rates": rates,
         "reports": reports,
-        "histogram_png": _png(_histogram(scores, max_score)) if reports else "",
-        "pass_rate_png": _png(_pass_rates(rates)) if reports and rates else "",
+        "histogram_png": _png(_histogram(scores, max_score)) if counted else "",
+        "pass_rate_png": _png(_pass_rates(rates)) if counted and rates else "",
     }
 
 

@@ -34,7 +34,7 @@ def make_report(**overrides) -> Report:
         ItemResult("notebook_runs", "The notebook runs top to bottom", 1, 2, "partial", "cells",
                    messages=("cell 7 (ex2): ValueError: shapes (3,4) and (5,4) not aligned",)),
         ItemResult("causal_retention", "Changing a future token never changes an earlier output", 2, 4,
-                   "hidden", "checks", hidden=True,
+                   "partial", "checks", hidden=True,
                    messages=("L=9, t=4: an output before position 4 changed when token 4 changed",)),
     )
     fields = dict(
@@ -45,6 +45,8 @@ def make_report(**overrides) -> Report:
         figures=(Figure(3, PNG_1X1),), notes=(), environment={"python": "3.11.2", "torch": "2.13.0"},
         timings={"notebook_s": 4.0, "checks_s": 1.5, "total_s": 6.25}, submission_hash="sha256:abc", bundle_hash="sha256:def",
     )
+    if overrides.get("official") is False:  # an unofficial report here means an unsandboxed one
+        fields["isolation"] = ("rlimit", "unsandboxed")
     fields.update(overrides)
     return Report(**fields)
 
@@ -104,7 +106,7 @@ def test_html_hidden_item_shows_title_points_and_message_only():
     row = html[html.index('<tr class="hidden-item">'):]
     row = row[:row.index("</tr>")]
     assert "Changing a future token never changes an earlier output" in row
-    assert "2 / 4" in row
+    assert "2 / 4" in row and ">partial<" in row  # passed/failed/partial, never just "hidden"
     assert "an output before position 4 changed" in row
     assert "causal_retention" not in html  # the id is not shown anywhere
     assert "checks" not in row  # nor the kind of item
@@ -140,7 +142,7 @@ def test_terminal_lines():
     assert "  [ 0/1 ] your_turn — Worked example, third token" in lines
     after = lines[lines.index("  [ 0/1 ] your_turn — Worked example, third token") + 1]
     assert after.startswith("        your_turn:")
-    assert any("1 hidden item: 2/4 points" in line for line in lines)
+    assert any("1 hidden item (1 partial): 2/4 points" in line for line in lines)
     assert "causal_retention" not in text and "position 4" not in text
     assert lines[-1] == "HTML report: out/alice/report.html"
     assert UNOFFICIAL in text

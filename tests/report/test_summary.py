@@ -61,13 +61,21 @@ def test_summary_html_counts_scores_rates_and_figures(tmp_path, batch):
     assert "6 submissions" in html
     for status, count in [("graded", 2), ("crashed", 2), ("timeout", 1), ("invalid", 1)]:
         assert re.search(rf"<td>{status}</td><td class=\"num\">{count}</td>", html)
-    # scores 8, 5, 0, 0, 0, 0: mean 2.17, median 0
-    assert "mean score 2.17, median 0 (out of 8)" in html
-    # your_turn: full marks for carol only, 1 of 6
-    assert re.search(r"<code>your_turn</code>.*?17%", html)
+    # invalid and crashed are left out of the statistics: scores 8, 5, 0 -> mean 4.33, median 5
+    assert "mean score 4.33, median 5 (out of 8)" in html
+    assert "cover 3 submissions; left out: 1 invalid, 2 crashed" in html
+    # your_turn: full marks for carol only, 1 of the 3 counted
+    assert re.search(r"<code>your_turn</code>.*?33%", html)
     images = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', html)
     assert len(images) == 2
     assert all(base64.b64decode(i).startswith(b"\x89PNG") for i in images)
+
+
+def test_summary_links_every_report(tmp_path, batch):
+    html = write_class_summary(batch, tmp_path, folders={"alice": "alice-2"})["summary.html"].read_text()
+    assert '<a href="alice-2/report.html">alice</a>' in html and '<a href="dave/report.html">dave</a>' in html
+    assert '<a href="%3Cscript%3Eeve%3C/script%3E/report.html">' in html  # every one, even an invalid one
+    assert html.count("/report.html") == len(batch)
 
 
 def test_summary_escapes_submission_names(tmp_path, batch):
