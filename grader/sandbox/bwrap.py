@@ -6,12 +6,13 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
+from grader.sandbox import seccomp
 from grader.sandbox.cgroup import _cgroup_kind
 from grader.sandbox.records import SANDBOX_UID, Mount, SandboxError
+from grader.sandbox.scratch import scratch_dir
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +29,7 @@ def sandbox_available() -> bool:
         return False
     if not (shutil.which("bwrap") and shutil.which("setpriv")):
         return False
-    with tempfile.TemporaryDirectory(prefix="lrkit-probe-") as tmp:
+    with scratch_dir("probe") as tmp:
         os.chown(tmp, SANDBOX_UID, SANDBOX_UID)
         argv = _bwrap_argv([Mount(Path(tmp), "/submission", writable=True)], "/submission", {}, 16)
         argv += [sandbox_python(), "-I", "-c", "import os; print(os.getuid())"]
@@ -47,7 +48,9 @@ def detect_isolation() -> tuple[str, ...]:
     """The isolation layers this machine gives to a sandboxed run."""
     if not sandbox_available():
         return ("rlimit", "unsandboxed")
-    layers = ["bwrap", "uid", "netns", "pidns"]
+    layers = ["bwrap", "uid", "netns", "pidns", "tmpfs"]
+    if seccomp.supported():
+        layers.append("seccomp")
     if _cgroup_kind():
         layers.append(_cgroup_kind())
     return (*layers, "rlimit")
@@ -82,7 +85,10 @@ def _dirs_for(target: str, made: set[str]) -> list[str]:
     return out
 
 
-def _bwrap_argv(mounts: list[Mount], cwd: str, env: dict[str, str], tmp_mb: int) -> list[str]:
+def _bwrap_argv(mounts: list[Mount], cwd: str, env: dict[str, str], tmp_mb: int, *, disk_mb: int = 512,
+                seeds: dict[str, int] | None = None, seccomp_fd: int | None = None) -> list[str]:
+    """bwrap + setpriv argv for `mounts`; a writable mount becomes a tmpfs of `disk_mb` that the
+    tar stream on fd `seeds[target]` is unpacked into (as the sandbox uid) before the command."""
     argv = ["bwrap", "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup",
             "--die-with-parent", "--new-session",
             "--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
@@ -97,14 +103,37 @@ def _bwrap_argv(mounts: list[Mount], cwd: str, env: dict[str, str], tmp_mb: int)
         if any(str(PurePosixPath(target)).startswith(p) for p in ("/usr", "/etc", "/proc", "/dev")):
             raise SandboxError(f"mount target {target} would shadow a system directory")
         argv += _dirs_for(target, made)
-        argv += ["--bind" if writable else "--ro-bind", host, target]
+        if writable and seeds is not None:
+            # a size-limited filesystem: files unlinked while open still count, nothing reaches the host
+            argv += ["--perms", "0777", "--size", str(disk_mb * 1024 * 1024), "--tmpfs", target]
+        else:
+            argv += ["--bind" if writable else "--ro-bind", host, target]
         made.add(target)
     argv += ["--proc", "/proc", "--dev", "/dev", "--chdir", cwd]
+    if seccomp_fd is not None:
+        argv += ["--seccomp", str(seccomp_fd)]
     for key, value in env.items():
         argv += ["--setenv", key, value]
     argv += ["--", "setpriv", f"--reuid={SANDBOX_UID}", f"--regid={SANDBOX_UID}", "--clear-groups",
              "--bounding-set=-all", "--inh-caps=-all", "--no-new-privs"]
+    if seeds:
+        specs = ",".join(f"{fd}:{target}" for target, fd in seeds.items())
+        argv += [sandbox_python(), "-I", "-S", "-c", _SEED, specs]
     return argv
+
+
+# Runs as the sandbox uid before the command: unpack each tar stream into its tmpfs, close
+# the pipe, then become the command (os.execv).
+_SEED = """import os, sys, tarfile
+for spec in sys.argv[1].split(","):
+    fd, target = spec.split(":", 1)
+    with os.fdopen(int(fd), "rb") as fh, tarfile.open(fileobj=fh, mode="r|") as tar:
+        if hasattr(tarfile, "data_filter"):
+            tar.extractall(target, filter="data")
+        else:
+            tar.extractall(target)
+os.execv(sys.argv[2], sys.argv[2:])
+"""
 
 
 def _check_mounts(mounts: list[Mount], cwd: str) -> None:
