@@ -1,21 +1,20 @@
 """Run the official checks of one assignment against one submission.
 
-The grader side of the trust boundary: it makes every case's inputs, ships them with
-the probes and the fixed driver into a sandboxed child, reads back plain data only
-(``np.load(allow_pickle=False)``, size-capped JSON) and judges each case with
-`checks.judge_case`. Student code is never imported here. A child that hangs, crashes
-or exits early costs the case it was on; the driver is restarted for the rest.
+The grader side of the trust boundary: it makes every case's inputs and streams them,
+with the probes' source, to the fixed driver in a sandbox (stdin; nothing of it on disk
+there). The driver answers on a pipe the grader owns; every answer is read as hostile
+data (`grader.sandbox.channel`: sizes, dtypes and shapes checked before anything is
+allocated) and judged here with `checks.judge_case`. Student code is never imported
+here. A case that hangs, crashes or sends garbage costs that case; the driver starts a
+fresh student process for the rest.
 """
 from __future__ import annotations
 
 import functools
-import json
+import io
 import logging
-import secrets
 import shutil
-import tempfile
 import threading
-import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,11 +24,14 @@ from grader import sandbox
 from grader.config import AssignmentConfig, load_assignment
 from grader.grading.checks import Case, CheckSpec, judge_case, load_checks
 from grader.results import CaseOutcome
+from grader.sandbox import channel
 
 log = logging.getLogger(__name__)
 
 DRIVER = sandbox.inside_script("driver.py")
-MAX_RESULT_BYTES = 64 * 1024 * 1024
+MAX_RESULT_BYTES = 32 * 1024 * 1024  # one case's answer
+MAX_CHANNEL_BYTES = 64 * 1024 * 1024  # everything the driver sends back: what the grader holds at most
+MAX_ERROR_CHARS = 300  # of a student exception's message, in a report
 MAX_RESTARTS = 3
 
 
@@ -75,61 +77,37 @@ def _plan(tree: str, stamp: int) -> list[PlannedCase]:
     return planned
 
 
-def _write_harness(harness: Path, tree: Path, planned: list[PlannedCase], job: dict) -> None:
-    (harness / "inputs").mkdir(parents=True)
-    shutil.copy(DRIVER, harness / "driver.py")
-    shutil.copy(tree / "hidden" / "probes.py", harness / "probes.py")
-    cases = []
+def _job(tree: Path, planned: list[PlannedCase], config: AssignmentConfig) -> bytes:
+    """What the driver reads on stdin: the job (with the probes' source), then one message per case."""
+    limits = config.limits
+    header = {"modules": list(config.modules), "submission": "/submission", "cases": len(planned),
+              "probes": (tree / "hidden" / "probes.py").read_text(encoding="utf-8"),
+              "case_timeout": limits.case_timeout_s, "import_timeout": limits.case_timeout_s,
+              "max_result_bytes": MAX_RESULT_BYTES, "max_restarts": MAX_RESTARTS}
+    parts = [channel.encode(header)]
     for p in planned:
         arrays = {k: np.asarray(v) for k, v in p.case.inputs.items() if isinstance(v, np.ndarray)}
         scalars = {k: v for k, v in p.case.inputs.items() if not isinstance(v, np.ndarray)}
-        np.savez(harness / "inputs" / f"{p.id}.npz", **arrays)
-        cases.append({"id": p.id, "probe": p.spec.probe, "scalars": scalars})
-    job["cases"] = cases
-    (harness / "job.json").write_text(json.dumps(job))
-    for path in [harness, *harness.rglob("*")]:
-        path.chmod(0o755 if path.is_dir() else 0o644)
+        buf = io.BytesIO()
+        np.savez(buf, **arrays)
+        parts.append(channel.encode({"id": p.id, "probe": p.spec.probe, "scalars": scalars}, buf.getvalue()))
+    return b"".join(parts)
 
 
-def _read_manifest(path: Path, nonce: str) -> list[dict]:
-    if not path.is_file():
-        return []
-    entries = []
-    with path.open("rb") as fh:
-        for raw in fh.read(MAX_RESULT_BYTES).splitlines():
-            try:
-                entry = json.loads(raw)
-            except ValueError:
-                continue
-            if isinstance(entry, dict) and entry.get("nonce") == nonce:
-                entries.append(entry)
-    return entries
-
-
-def _read_result(out: Path, case_id: str) -> dict | None:
-    """Load one case's arrays and scalars as plain data, or None if anything is off."""
-    npz, js = out / f"{case_id}.npz", out / f"{case_id}.json"
+def _read_result(message: channel.Message) -> tuple[dict | None, str]:
+    """A case's arrays and scalars as plain data, or (None, why not)."""
     try:
-        if npz.stat().st_size > MAX_RESULT_BYTES or js.stat().st_size > 1_000_000:
-            return None
-        got: dict = {}
-        with np.load(npz, allow_pickle=False) as data:
-            for key in data.files:
-                arr = data[key]
-                if arr.dtype.kind not in "biuf":
-                    return None
-                got[key] = np.array(arr)
-        scalars = json.loads(js.read_text()).get("scalars", {})
-        for key, value in scalars.items():
-            if type(value) not in (bool, int, float, str):
-                return None
-            got[key] = value
-        return got
-    except (OSError, ValueError, zipfile.BadZipFile, AttributeError):
-        return None
+        got: dict = channel.arrays(message.header.get("arrays", []), message.body)
+        for key, value in channel.scalars(message.header.get("scalars", {})).items():
+            got.setdefault(key, value)
+        return got, ""
+    except channel.ChannelError as exc:
+        return None, f"the result could not be read back as plain numbers ({exc})"
 
 
 def _why_stopped(result: sandbox.RunResult, limits, disk_mb: int = sandbox.RunLimits.max_disk_mb) -> str:
+    if result.channel_overflow:
+        return f"it sent back more than {MAX_CHANNEL_BYTES // 2**20} MB of results and was stopped"
     if result.disk_exceeded:
         return (f"your code wrote more than {disk_mb} MB of files (the disk limit) and was stopped; "
                 "write less, or nothing, to disk")
@@ -143,94 +121,116 @@ def _why_stopped(result: sandbox.RunResult, limits, disk_mb: int = sandbox.RunLi
     return f"the process ended (exit code {result.returncode}) before this case finished; does your code call exit()?"
 
 
-def _error_text(error: dict) -> str:
-    where = f" at {error['where']}" if error.get("where") else ""
-    return f"raised {error.get('message', 'an error')}{where}"
+def _error_text(error: object) -> str:
+    if not isinstance(error, dict):
+        return "raised an error"
+    message = channel.text(error.get("message"), MAX_ERROR_CHARS) or "an error"
+    where = channel.text(error.get("where"), 200)
+    return f"raised {message}" + (f" at {where}" if where else "")
+
+
+def _stopped_text(entry: dict, result: sandbox.RunResult, limits) -> str:
+    """Why a case (or the import) has no answer, from the driver's account and the run's."""
+    how = entry.get("stopped")
+    if how == "timeout":
+        return (f"it did not finish within the {limits.case_timeout_s:g} s time limit "
+                "(an endless loop, a sleep, or far too slow?)")
+    if how == "too_large":
+        return f"the result is larger than {MAX_RESULT_BYTES // 2**20} MB"
+    if how == "died":
+        if result.memory_exceeded and entry.get("signal") == 9:
+            return f"your code used more than the {limits.memory_mb} MB memory limit and was stopped"
+        if "signal" in entry:
+            return f"the process was killed by signal {channel.number(entry.get('signal')):g}"
+        return (f"the process ended (exit code {channel.number(entry.get('exit')):g}) before this case finished; "
+                "does your code call exit()?")
+    if how == "garbled":
+        return "its answer could not be read (something wrote into the driver's pipe)"
+    return "it stopped for an unknown reason"
 
 
 def run_checks(tree: Path, submission: Path, *, unsandboxed: bool = False,
-               config: AssignmentConfig | None = None) -> CheckRun:
+               config: AssignmentConfig | None = None, cancel=None) -> CheckRun:
     """Judge every case of ``tree``'s hidden checks against the code in ``submission``."""
     config = config or load_assignment(tree)
     limits = config.limits
     planned = plan(tree)
     if not planned:
         return CheckRun((), (), (), 0.0)
-    nonce = secrets.token_hex(8)
+    with sandbox.scratch_dir("checks") as work:
+        harness, scratch = work / "harness", work / "submission"
+        harness.mkdir()
+        shutil.copy(DRIVER, harness / "driver.py")
+        for path in (harness, harness / "driver.py"):
+            path.chmod(0o755 if path.is_dir() else 0o644)
+        shutil.copytree(submission, scratch, symlinks=False, ignore=shutil.ignore_patterns("__pycache__"))
+        run_limits = sandbox.RunLimits(wall_s=limits.checks_timeout_s, idle_s=limits.case_timeout_s + 15,
+                                       memory_mb=limits.memory_mb, max_channel_bytes=MAX_CHANNEL_BYTES)
+        result = sandbox.run([sandbox.sandbox_python(), "-I", "/harness/driver.py"],
+                             mounts=[sandbox.Mount(harness, "/harness"), sandbox.Mount(scratch, "/submission", True)],
+                             cwd="/submission", env={"LRKIT_GRADING": "1"}, limits=run_limits,
+                             unsandboxed=unsandboxed, stdin=_job(tree, planned, config), channel=True, cancel=cancel)
+    return _judge(planned, result, limits, run_limits)
+
+
+def _judge(planned: list[PlannedCase], result: sandbox.RunResult, limits, run_limits) -> CheckRun:
+    """Every case's verdict from what the driver sent (hostile data) and how the run ended."""
+    messages, problem = channel.decode(result.channel)
     verdict: dict[str, CaseOutcome] = {}
     notes: list[str] = []
-    isolation: tuple[str, ...] = ()
-    seconds = 0.0
-    import_hung, peak, cpu = False, 0.0, 0.0
-    with tempfile.TemporaryDirectory(prefix="lrkit-checks-") as tmp:
-        work = Path(tmp)
-        harness, out, scratch = work / "harness", work / "out", work / "submission"
-        shutil.copytree(submission, scratch, symlinks=False, ignore=shutil.ignore_patterns("__pycache__"))
-        out.mkdir()
-        job = {"nonce": nonce, "harness": "/harness", "out": "/out", "submission": "/submission",
-               "modules": list(config.modules), "start": 0}
-        _write_harness(harness, tree, planned, job)
-        mounts = [sandbox.Mount(harness, "/harness"), sandbox.Mount(out, "/out", writable=True),
-                  sandbox.Mount(scratch, "/submission", writable=True)]
-        start, restarts = 0, 0
-        while start < len(planned):
-            job["start"] = start
-            (harness / "job.json").write_text(json.dumps(job))
-            run_limits = sandbox.RunLimits(wall_s=limits.checks_timeout_s, idle_s=limits.case_timeout_s,
-                                        memory_mb=limits.memory_mb)
-            result = sandbox.run(
-                [sandbox.sandbox_python(), "-I", "/harness/driver.py", "/harness/job.json"],
-                mounts=mounts, cwd="/submission", env={"LRKIT_GRADING": "1"}, limits=run_limits,
-                progress_file=out / "manifest.jsonl", unsandboxed=unsandboxed)
-            isolation, seconds = result.isolation, seconds + result.wall_s
-            peak = max(peak, result.peak_memory_mb)
-            cpu += result.cpu_s
-            entries = _read_manifest(out / "manifest.jsonl", nonce)
-            import_error = next((e for e in entries if e.get("event") == "import" and "error" in e), None)
-            if import_error:
-                message = (f"importing your module '{import_error['module']}' failed: "
-                           f"{_error_text(import_error['error'])}")
-                notes.append(message)
-                break
-            if start == 0 and not any(e.get("event") == "import" for e in entries):
-                notes.append(f"importing your module failed: {_why_stopped(result, limits, run_limits.max_disk_mb)}")
-                import_hung = result.timed_out or result.idle_timed_out
-                break
-            for entry in entries:
-                for name in entry.get("tampered", []):
-                    note = f"tampering detected: {name} was replaced or hooked by your code (flagged for review)"
-                    if note not in notes:
-                        notes.append(note)
-            done = {e["case"]: e for e in entries if e.get("event") == "case"}
-            for p in planned[start:]:
-                entry = done.get(p.id)
-                if entry is None:
-                    break
-                if "error" in entry:
-                    verdict[p.id] = judge_case(p.spec, p.case, None, _error_text(entry["error"]))
-                else:
-                    got = _read_result(out, p.id)
-                    verdict[p.id] = judge_case(p.spec, p.case, got, "" if got is not None else
-                                               "the result could not be read back as plain numbers")
-                start += 1
-            if start >= len(planned) or any(e.get("event") == "done" for e in entries):
-                break
-            if result.timed_out and not result.idle_timed_out:
-                break
-            stuck = planned[start]
-            why = _why_stopped(result, limits, run_limits.max_disk_mb)
-            verdict[stuck.id] = judge_case(stuck.spec, stuck.case, None, why)
-            start += 1
-            if result.disk_exceeded:  # the files are still there: a restart would be stopped at once
-                notes.append(why)
-                break
-            restarts += 1
-            if restarts > MAX_RESTARTS:
-                break
-        for p in planned:
-            if p.id not in verdict:
-                reason = notes[-1] if notes else "the checks were stopped after earlier failures"
-                verdict[p.id] = CaseOutcome(p.spec.name, p.case.label, False,
-                                            f"{p.spec.title}: not checked, because {reason[:300]}.")
-    return CheckRun(tuple(verdict[p.id] for p in planned), tuple(notes), isolation, seconds, import_hung, peak,
-                    round(cpu, 3))
+    by_id = {p.id: p for p in planned}
+    import_hung, stop_reason = False, ""
+    first = messages[0].header if messages else {}
+    if first.get("event") != "import":
+        stop_reason = f"importing your module failed: {_why_stopped(result, limits)}"
+        import_hung = result.timed_out or result.idle_timed_out
+        notes.append(stop_reason)
+    elif first.get("ok") is not True:
+        stop_reason = _import_failure(first, result, limits)
+        import_hung = first.get("stopped") == "timeout"
+        notes.append(stop_reason)
+    for message in messages:
+        entry = message.header
+        _tamper_notes(entry.get("tampered"), notes)
+        if entry.get("event") == "stopped" and not stop_reason:
+            stop_reason = (_import_failure(entry, result, limits) if entry.get("why") == "import"
+                           else f"the checks were stopped after {MAX_RESTARTS + 1} cases that hung or crashed")
+        p = by_id.get(entry.get("case")) if entry.get("event") == "case" else None
+        if p is None or p.id in verdict:
+            continue
+        if "error" in entry:
+            verdict[p.id] = judge_case(p.spec, p.case, None, _error_text(entry["error"]))
+        elif "stopped" in entry:
+            verdict[p.id] = judge_case(p.spec, p.case, None, _stopped_text(entry, result, limits))
+        else:
+            got, why = _read_result(message)
+            verdict[p.id] = judge_case(p.spec, p.case, got, why)
+        if entry.get("disk_full") is True and not verdict[p.id].passed:
+            note = (f"your code filled the {run_limits.max_disk_mb} MB disk (or the {run_limits.tmp_mb} MB /tmp); "
+                    "write less, or nothing, to disk")
+            if note not in notes:
+                notes.append(note)
+    if problem and not stop_reason:
+        stop_reason = f"the driver's messages could not be read ({problem})"
+        notes.append(stop_reason)
+    reason = stop_reason or (_why_stopped(result, limits) if len(verdict) < len(planned) else "")
+    for p in planned:
+        if p.id not in verdict:
+            verdict[p.id] = CaseOutcome(p.spec.name, p.case.label, False,
+                                        f"{p.spec.title}: not checked, because {reason[:300]}.")
+    return CheckRun(tuple(verdict[p.id] for p in planned), tuple(notes), result.isolation, result.wall_s,
+                    import_hung, result.peak_memory_mb, round(result.cpu_s, 3))
+
+
+def _import_failure(entry: dict, result: sandbox.RunResult, limits) -> str:
+    if "error" in entry:
+        return f"importing your module failed: {_error_text(entry['error'])}"
+    return f"importing your module failed: {_stopped_text(entry, result, limits)}"
+
+
+def _tamper_notes(names: object, notes: list[str]) -> None:
+    for name in names[:20] if isinstance(names, list) else []:
+        note = (f"tampering detected: {channel.text(name, 60)} was replaced or hooked by your code "
+                "(flagged for review)")
+        if isinstance(name, str) and note not in notes:
+            notes.append(note)

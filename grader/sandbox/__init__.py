@@ -14,14 +14,16 @@ Facts behind the choices: /work/shared/research/sandbox-facts.md.
 """
 from __future__ import annotations
 
+import functools
 import os
-import tempfile
+import tarfile
+import threading
 from pathlib import Path
 
+from grader.sandbox import seccomp
 from grader.sandbox.bwrap import (
     _bwrap_argv,
     _check_mounts,
-    _chown_tree,
     _host_path,
     _sandbox_env,
     detect_isolation,
@@ -36,54 +38,96 @@ from grader.sandbox.records import (
     RunResult,
     SandboxError,
 )
-from grader.sandbox.supervise import _disk_usage, _preexec, _rlimits, _supervise
+from grader.sandbox.scratch import scratch_dir, sweep_stale
+from grader.sandbox.supervise import Pipes, _disk_usage, _preexec, _rlimits, _supervise
 
-__all__ = ["SANDBOX_UID", "inside_script", "Mount", "RunLimits", "RunResult", "SandboxError", "detect_isolation", "run",
-           "sandbox_available", "sandbox_python", "_disk_usage"]
+CHANNEL_ENV = "LRKIT_CHANNEL_FD"
+
+__all__ = ["CHANNEL_ENV", "SANDBOX_UID", "inside_script", "Mount", "RunLimits", "RunResult", "SandboxError",
+           "detect_isolation", "run", "sandbox_available", "sandbox_python", "scratch_dir", "sweep_stale", "_disk_usage"]
 
 
 def run(argv: list[str], *, mounts: list[Mount], cwd: str, env: dict[str, str], limits: RunLimits,
-        progress_file: Path | None = None, unsandboxed: bool = False, cancel=None) -> RunResult:
+        progress_file: Path | None = None, unsandboxed: bool = False, stdin: bytes | None = None,
+        channel: bool = False, cancel: threading.Event | None = None) -> RunResult:
     """Run `argv` (in-sandbox paths) under `limits`; always returns, leaving no process behind.
-    Setting the `threading.Event` `cancel` kills the run early (the result says `cancelled`)."""
+
+    ``stdin``: bytes written to the command's standard input. ``channel``: give the command a
+    pipe of its own to answer on (its fd number is in ``$LRKIT_CHANNEL_FD``); what it sends,
+    at most ``limits.max_channel_bytes``, comes back as ``RunResult.channel``, and its growth
+    is the progress that ``limits.idle_s`` watches. ``cancel``: an event that stops the run when set."""
     if not argv:
         raise SandboxError("argv is empty")
     _check_mounts(mounts, cwd)
-    if unsandboxed or not sandbox_available():
-        return _run_unsandboxed(argv, mounts=mounts, cwd=cwd, env=env, limits=limits, progress_file=progress_file,
+    with Pipes() as pipes:
+        chan_r, chan_w = pipes.pipe() if channel else (None, None)
+        extra_env = {CHANNEL_ENV: str(chan_w)} if channel else {}
+        if unsandboxed or not sandbox_available():
+            return _run_unsandboxed(argv, mounts=mounts, cwd=cwd, env={**env, **extra_env}, limits=limits,
+                                    progress_file=progress_file, stdin=stdin, pipes=pipes, channel=(chan_r, chan_w),
+                                    cancel=cancel)
+        for m in mounts:
+            if not m.writable and not os.stat(m.host).st_mode & 0o005:
+                raise SandboxError(f"read-only mount {m.host} is not readable by the sandbox user; chmod o+rX it")
+        seeds, feeds = {}, []
+        for m in mounts:
+            if m.writable:
+                r, w = pipes.pipe()
+                seeds[m.target] = r
+                feeds.append((w, functools.partial(_tar_tree, Path(m.host))))
+        seccomp_fd = None
+        if seccomp.supported():
+            seccomp_fd, w = pipes.pipe()
+            os.write(w, seccomp.filter_bytes())  # far below a pipe's buffer
+            pipes.close(w)
+        group = _Cgroup.create(memory_mb=limits.memory_mb, max_procs=limits.max_procs) if _cgroup_kind() else None
+        full = _bwrap_argv(mounts, cwd, _sandbox_env({**env, **extra_env}), limits.tmp_mb, disk_mb=limits.max_disk_mb,
+                           seeds=seeds, seccomp_fd=seccomp_fd) + list(argv)
+        child_fds = tuple(fd for fd in (*seeds.values(), seccomp_fd, chan_w) if fd is not None)
+        try:
+            result = _supervise(full, env={}, host_cwd=None, limits=limits, progress_file=progress_file,
+                                preexec=_preexec(limits, False, group.procs_files() if group else []), group=group,
+                                pipes=pipes, pass_fds=child_fds, feeds=feeds, stdin=stdin, channel_fd=chan_r,
                                 cancel=cancel)
-    for m in mounts:
-        if m.writable:
-            _chown_tree(Path(m.host))
-        elif not os.stat(m.host).st_mode & 0o005:
-            raise SandboxError(f"read-only mount {m.host} is not readable by the sandbox user; chmod o+rX it")
-    group = _Cgroup.create(memory_mb=limits.memory_mb, max_procs=limits.max_procs) if _cgroup_kind() else None
-    full = _bwrap_argv(mounts, cwd, _sandbox_env(env), limits.tmp_mb) + list(argv)
-    try:
-        result = _supervise(full, env={}, host_cwd=None, limits=limits, progress_file=progress_file,
-                            preexec=_preexec(limits, False, group.procs_files() if group else []), group=group,
-                            watch=[Path(m.host) for m in mounts if m.writable], cancel=cancel)
-    finally:
-        if group is not None:
-            group.remove()
+        finally:
+            if group is not None:
+                group.remove()
     return RunResult(**{**result, "isolation": detect_isolation()})
 
 
+def _tar_tree(root: Path, fh) -> None:
+    """Stream ``root`` as a tar archive (regular files and folders only; no owners) into ``fh``."""
+    def anonymous(info: tarfile.TarInfo) -> tarfile.TarInfo | None:
+        if not (info.isfile() or info.isdir()):
+            return None
+        info.uid = info.gid = 0
+        info.uname = info.gname = ""
+        return info
+
+    with tarfile.open(fileobj=fh, mode="w|", format=tarfile.PAX_FORMAT) as tar:
+        for path in sorted(root.rglob("*")):
+            tar.add(path, arcname=path.relative_to(root).as_posix(), recursive=False, filter=anonymous)
+
+
 def _run_unsandboxed(argv: list[str], *, mounts: list[Mount], cwd: str, env: dict[str, str], limits: RunLimits,
-                     progress_file: Path | None, cancel=None) -> RunResult:
-    with tempfile.TemporaryDirectory(prefix="lrkit-tmp-") as tmp:
-        mapping = sorted([(m.target, str(m.host)) for m in mounts] + [("/tmp", tmp)],
+                     progress_file: Path | None, stdin: bytes | None, pipes: Pipes,
+                     channel: tuple[int | None, int | None], cancel: threading.Event | None) -> RunResult:
+    with scratch_dir("tmp") as tmp:
+        mapping = sorted([(m.target, str(m.host)) for m in mounts] + [("/tmp", str(tmp))],
                          key=lambda pair: -len(pair[0]))
         host_argv = [_host_path(a, mapping) for a in argv]
         host_env = {k: _host_path(v, mapping) for k, v in _sandbox_env(env).items()}
-        host_env["TMPDIR"] = tmp
+        host_env["TMPDIR"] = str(tmp)
         host_cwd = _host_path(cwd, mapping)
         if not Path(host_cwd).is_dir():
             raise SandboxError(f"cwd {cwd} is not a mounted directory")
         nproc = os.geteuid() != 0
+        chan_r, chan_w = channel
         result = _supervise(host_argv, env=host_env, host_cwd=host_cwd, limits=limits, progress_file=progress_file,
                             preexec=_rlimits(limits, nproc), group=None,
-                            watch=[Path(m.host) for m in mounts if m.writable] + [Path(tmp)], cancel=cancel)
+                            watch=[Path(m.host) for m in mounts if m.writable] + [Path(tmp)],
+                            pipes=pipes, pass_fds=(chan_w,) if chan_w is not None else (), stdin=stdin,
+                            channel_fd=chan_r, cancel=cancel)
     return RunResult(**{**result, "isolation": ("rlimit", "unsandboxed")})
 
 

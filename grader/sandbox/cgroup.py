@@ -144,11 +144,33 @@ class _Cgroup:
                 log.error("could not remove cgroup %s", d)
 
 
+def _sweep_stale() -> None:
+    """Remove the per-run cgroups of graders that are gone (killed before their `remove`)."""
+    parents = [_CGROUP_ROOT / _own_cgroup("")] if (_CGROUP_ROOT / "cgroup.controllers").exists() else \
+        [_CGROUP_ROOT / c / _own_cgroup(c) for c in ("memory", "pids", "cpuacct") if (_CGROUP_ROOT / c).is_dir()]
+    for parent in parents:
+        for path in parent.glob("lrkit-*-*"):
+            try:
+                os.kill(int(path.name.split("-")[1]), 0)
+                continue  # its grader is alive
+            except ProcessLookupError:
+                pass
+            except (ValueError, PermissionError):
+                continue
+            group = _Cgroup("cgroup-v2" if len(parents) == 1 else "cgroup-v1", [path])
+            group.remove()
+            log.info("removed the cgroup of a grader that is gone: %s", path)
+
+
 @lru_cache(maxsize=1)
 def _cgroup_kind() -> str:
     """'cgroup-v2', 'cgroup-v1' or '' for what per-run cgroups can limit here."""
     if os.geteuid() != 0 or not _CGROUP_ROOT.is_dir():
         return ""
+    try:
+        _sweep_stale()
+    except OSError as exc:
+        log.info("could not sweep stale cgroups: %s", exc)
     try:
         group = _Cgroup.create(memory_mb=64, max_procs=8)
     except OSError as exc:

@@ -23,14 +23,20 @@ class RunLimits:
     max_procs: int = 128  # cgroup pids.max; RLIMIT_NPROC only when unsandboxed and not root
     max_output_bytes: int = 1_000_000  # stdout+stderr kept; the rest is drained and dropped
     max_file_mb: int = 256  # RLIMIT_FSIZE (one file)
-    max_disk_mb: int = 512  # all files under the writable mounts together (polled, see _disk_usage)
+    max_disk_mb: int = 512  # sandboxed: the size of each writable mount's tmpfs; unsandboxed: a polled quota
     tmp_mb: int = 256  # size of the tmpfs /tmp
+    max_channel_bytes: int = 64 * 1024 * 1024  # what the command may send back on its channel, at most
     cpu_s: int | None = None  # RLIMIT_CPU
 
 
 @dataclass(frozen=True)
 class Mount:
-    """A host path made visible at `target` inside the sandbox."""
+    """A host path made visible at `target` inside the sandbox.
+
+    Read-only mounts are bind mounts. A writable mount is, in the sandbox, a private copy:
+    a tmpfs of `RunLimits.max_disk_mb` at `target` that the host folder is copied into
+    before the command starts; nothing written there reaches the host. (Unsandboxed, it
+    is the host folder itself, under a polled quota.)"""
 
     host: Path
     target: str
@@ -49,7 +55,9 @@ class RunResult:
     output_truncated: bool
     wall_s: float
     isolation: tuple[str, ...]
-    disk_exceeded: bool = False  # killed: the writable mounts held more than max_disk_mb
+    disk_exceeded: bool = False  # killed: the writable mounts held more than max_disk_mb (unsandboxed)
     peak_memory_mb: float = 0.0  # the cgroup's peak memory use (0 when no cgroup)
+    channel: bytes = b""  # what the command wrote to its channel (fd $LRKIT_CHANNEL_FD), capped
+    channel_overflow: bool = False  # killed: it tried to send more than max_channel_bytes
     cancelled: bool = False  # killed because the caller's `cancel` event was set
     cpu_s: float = 0.0  # CPU time (user+sys) of the whole process tree, from the cgroup (0 when none)

@@ -29,6 +29,7 @@ class _OutputReader(threading.Thread):
         self.fd, self.cap = fd, cap
         self.chunks: list[bytes] = []
         self.kept = 0
+        self.received = 0  # every byte read, kept or not (the channel's progress)
         self.truncated = False
         self.stop = threading.Event()
 
@@ -43,6 +44,7 @@ class _OutputReader(threading.Thread):
                 data = os.read(self.fd, 1 << 16)
                 if not data:
                     return
+                self.received += len(data)
                 room = self.cap - self.kept
                 if len(data) > room:
                     self.truncated = True
@@ -53,6 +55,55 @@ class _OutputReader(threading.Thread):
 
     def text(self) -> str:
         return b"".join(self.chunks).decode("utf-8", errors="replace")
+
+    def data(self) -> bytes:
+        return b"".join(self.chunks)
+
+
+class Pipes:
+    """The pipes of one run; each end closed once, by whoever is done with it first."""
+
+    def __init__(self) -> None:
+        self.open: set[int] = set()
+        self.lock = threading.Lock()
+
+    def pipe(self) -> tuple[int, int]:
+        r, w = os.pipe()
+        self.open.update((r, w))
+        return r, w
+
+    def release(self, fd: int) -> int:
+        """Hand ``fd`` over to something that closes it itself (e.g. a file object)."""
+        with self.lock:
+            self.open.discard(fd)
+        return fd
+
+    def close(self, *fds: int | None) -> None:
+        for fd in fds:
+            with self.lock:
+                if fd not in self.open:
+                    continue
+                self.open.discard(fd)
+            os.close(fd)
+
+    def __enter__(self) -> Pipes:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close(*list(self.open))
+
+
+def _feed(fd: int, write) -> threading.Thread:
+    """Run ``write(file)`` into the pipe ``fd`` in a thread; a child that stops reading only ends it."""
+    def run() -> None:
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                write(fh)
+        except (BrokenPipeError, OSError, ValueError) as exc:
+            log.debug("feeding the sandbox stopped: %s", exc)
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
 
 
 def _rlimits(limits: RunLimits, nproc: bool):
@@ -120,21 +171,35 @@ def _disk_usage(roots: list[Path], limit_bytes: int, max_entries: int = _DISK_MA
 
 
 def _supervise(argv: list[str], *, env: dict[str, str], host_cwd: str | None, limits: RunLimits, progress_file: Path | None,
-               preexec, group: _Cgroup | None, watch: list[Path] | None = None, cancel=None) -> dict:
+               preexec, group: _Cgroup | None, watch: list[Path] | None = None, pipes: Pipes | None = None,
+               pass_fds: tuple[int, ...] = (), feeds: list[tuple[int, object]] = (), stdin: bytes | None = None,
+               channel_fd: int | None = None, cancel: threading.Event | None = None) -> dict:
+    """Run argv to the end or to a limit. ``pass_fds`` are the child's ends of ``pipes`` (closed
+    here once it started); ``feeds`` pairs our write end of a pipe with a writer; ``stdin`` is
+    written to the command's stdin; ``channel_fd`` is our read end of the command's channel."""
+    pipes = pipes or Pipes()
     start = time.monotonic()
-    read_fd, write_fd = os.pipe()
+    read_fd, write_fd = pipes.pipe()
     try:
-        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=write_fd, stderr=write_fd, env=env,
-                                cwd=host_cwd, start_new_session=True, preexec_fn=preexec, close_fds=True)
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE,
+                                stdout=write_fd, stderr=write_fd, env=env, cwd=host_cwd, start_new_session=True,
+                                preexec_fn=preexec, close_fds=True, pass_fds=pass_fds)
     except OSError as exc:
-        os.close(read_fd)
-        os.close(write_fd)
+        pipes.close(read_fd, write_fd, *pass_fds)
         raise SandboxError(f"could not start {argv[0]}: {exc}") from exc
-    os.close(write_fd)
+    pipes.close(write_fd, *pass_fds)
+    for fd, writer in feeds:
+        _feed(pipes.release(fd), writer)
+    if stdin is not None:
+        _feed(os.dup(proc.stdin.fileno()), lambda fh: fh.write(stdin))
+        proc.stdin.close()
     reader = _OutputReader(read_fd, limits.max_output_bytes)
     reader.start()
-    timed_out = idle = disk = cancelled = False
-    last_size, last_growth = _progress_size(progress_file), start
+    channel = _OutputReader(channel_fd, limits.max_channel_bytes) if channel_fd is not None else None
+    if channel is not None:
+        channel.start()
+    timed_out = idle = disk = overflow = cancelled = False
+    last_size, last_growth = _progress(channel, progress_file), start
     disk_limit = limits.max_disk_mb * 1024 * 1024
     next_disk_check = start + 0.1
     try:
@@ -146,6 +211,9 @@ def _supervise(argv: list[str], *, env: dict[str, str], host_cwd: str | None, li
             if cancel is not None and cancel.is_set():
                 cancelled = True
                 break
+            if channel is not None and channel.truncated:
+                overflow = True
+                break
             if watch and now >= next_disk_check:
                 used = _disk_usage(watch, disk_limit)
                 if used is None or used > disk_limit:
@@ -154,8 +222,8 @@ def _supervise(argv: list[str], *, env: dict[str, str], host_cwd: str | None, li
                 # small trees are walked often (a fast disk fills 1 GB in half a second), big ones less
                 walked = time.monotonic() - now
                 next_disk_check = time.monotonic() + min(max(0.1, 20 * walked), _DISK_POLL_S)
-            if limits.idle_s is not None and progress_file is not None:
-                size = _progress_size(progress_file)
+            if limits.idle_s is not None and (progress_file is not None or channel is not None):
+                size = _progress(channel, progress_file)
                 if size > last_size:
                     last_size, last_growth = size, now
                 elif now - last_growth > limits.idle_s:
@@ -164,19 +232,29 @@ def _supervise(argv: list[str], *, env: dict[str, str], host_cwd: str | None, li
             time.sleep(_POLL_S)
     finally:
         _kill_tree(proc, group)
-        reader.stop.set()
-        reader.join(timeout=5)
-        if reader.is_alive():
-            log.error("output reader still busy after the process tree was killed")
-        else:
-            os.close(read_fd)
+        for r, fd in ((reader, read_fd), (channel, channel_fd)):
+            if r is None:
+                continue
+            r.stop.set()
+            r.join(timeout=5)
+            if r.is_alive():
+                log.error("a sandbox reader is still busy after the process tree was killed")
+                pipes.release(fd)
+            else:
+                pipes.close(fd)
     wall = time.monotonic() - start
-    killed = timed_out or idle or disk or cancelled
-    return dict(returncode=None if killed else proc.returncode, timed_out=timed_out, idle_timed_out=idle,
+    overflow = overflow or bool(channel and channel.truncated)
+    killed = timed_out or idle or disk or overflow or cancelled
+    return dict(cancelled=cancelled, cpu_s=group.cpu_s() if group else 0.0,
+                returncode=None if killed else proc.returncode, timed_out=timed_out, idle_timed_out=idle,
                 memory_exceeded=group.memory_exceeded() if group else False, output=reader.text(),
                 output_truncated=reader.truncated, wall_s=round(wall, 3), disk_exceeded=disk,
-                peak_memory_mb=group.peak_memory_mb() if group else 0.0, cancelled=cancelled,
-                cpu_s=group.cpu_s() if group else 0.0)
+                peak_memory_mb=group.peak_memory_mb() if group else 0.0,
+                channel=channel.data() if channel else b"", channel_overflow=overflow)
+
+
+def _progress(channel: _OutputReader | None, progress_file: Path | None) -> int:
+    return channel.received if channel is not None else _progress_size(progress_file)
 
 
 def _kill_tree(proc: subprocess.Popen, group: _Cgroup | None) -> None:

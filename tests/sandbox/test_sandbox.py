@@ -117,7 +117,7 @@ def test_host_files_outside_mounts_are_invisible(tmp_path):
 
 @needs_sandbox
 def test_writes_outside_the_scratch_fail(tmp_path):
-    """Can the command write anywhere but /submission and /tmp?"""
+    """Can the command write anywhere but /submission and /tmp, and does anything it writes reach the host?"""
     result = run_py(tmp_path, f"""
         import sys
         for path in ['/usr/x', '/etc/x', '{sys.prefix}/x', '{sys.base_prefix}/x', '/x', '/root/x', '/work/x']:
@@ -128,9 +128,11 @@ def test_writes_outside_the_scratch_fail(tmp_path):
                 print('refused', path)
         open('/submission/ok.txt', 'w').write('fine')
         open('/tmp/ok.txt', 'w').write('fine')
+        print('inside', open('/submission/ok.txt').read(), 'refused' in open('/submission/main.py').read())
     """)
     assert "WROTE" not in result.output and result.output.count("refused") == 7, result.output
-    assert (tmp_path / "ok.txt").read_text() == "fine"
+    assert "inside fine True" in result.output, result.output  # the host folder was copied in
+    assert not (tmp_path / "ok.txt").exists()  # a private copy: nothing written inside reaches the host
 
 
 @needs_sandbox
@@ -216,17 +218,18 @@ def test_output_flood_is_capped(tmp_path):
 
 
 @needs_sandbox
-def test_idle_timeout_uses_the_progress_file(tmp_path):
-    """Is a command that stops writing progress killed after idle_s, well before wall_s?"""
+def test_idle_timeout_watches_the_channel(tmp_path):
+    """Is a command that stops sending on its channel killed after idle_s, well before wall_s?"""
     result = run_py(tmp_path, """
-        import time
-        with open('/submission/progress.log', 'a') as f:
-            for i in range(5):
-                f.write(f'cell {i}\\n'); f.flush(); time.sleep(0.3)
+        import os, time
+        fd = int(os.environ['LRKIT_CHANNEL_FD'])
+        for i in range(5):
+            os.write(fd, b'cell %d\\n' % i); time.sleep(0.3)
         time.sleep(60)
-    """, limits=RunLimits(wall_s=30, idle_s=1.0), progress_file=tmp_path / "progress.log")
+    """, limits=RunLimits(wall_s=30, idle_s=1.0), channel=True)
     assert result.idle_timed_out and not result.timed_out
     assert 2.0 < result.wall_s < 6
+    assert result.channel == b"".join(b"cell %d\n" % i for i in range(5))
 
 
 @needs_sandbox
@@ -281,12 +284,8 @@ def test_empty_argv_is_refused():
         run([], mounts=[], cwd="/", env={}, limits=RunLimits())
 
 
-@pytest.mark.parametrize("unsandboxed", [
-    pytest.param(False, marks=needs_sandbox, id="sandboxed"),
-    pytest.param(True, id="unsandboxed"),
-])
-def test_disk_quota_over_many_small_files_stops_the_run(tmp_path, unsandboxed):
-    """Is writing past max_disk_mb in files that each stay under max_file_mb stopped and flagged?"""
+def test_disk_quota_over_many_small_files_stops_an_unsandboxed_run(tmp_path):
+    """Unsandboxed (a host folder, polled): is writing past max_disk_mb in small files stopped and flagged?"""
     result = run_py(tmp_path, """
         import os  # relative paths: the unsandboxed fallback maps only argv and cwd
         os.makedirs('flood', exist_ok=True)
@@ -297,9 +296,33 @@ def test_disk_quota_over_many_small_files_stops_the_run(tmp_path, unsandboxed):
                     f.write(block)
         print('WROTE ALL')
         import time; time.sleep(30)
-    """, limits=RunLimits(wall_s=20, max_file_mb=8, max_disk_mb=40), unsandboxed=unsandboxed)
+    """, limits=RunLimits(wall_s=20, max_file_mb=8, max_disk_mb=40), unsandboxed=True)
     assert result.disk_exceeded and result.returncode is None, result
     assert not result.timed_out and result.wall_s < 10
+
+
+@needs_sandbox
+def test_disk_is_a_size_limited_filesystem_even_for_unlinked_files(tmp_path):
+    """Do files unlinked while open count against the disk limit (a tmpfs, not a directory walk)?"""
+    result = run_py(tmp_path, """
+        import os
+        kept, written = [], 0
+        block = b'x' * (1024 * 1024)
+        try:
+            for i in range(6):  # six 25 MB files, each unlinked at once but kept open
+                f = open(f'/submission/hidden{i}.bin', 'wb')
+                os.unlink(f.name)
+                kept.append(f)
+                for _ in range(25):
+                    f.write(block); f.flush(); written += 1
+        except OSError as exc:
+            print('stopped', exc.errno, 'after', written, 'MB')
+        print('listing', os.listdir('/submission'))
+    """, limits=RunLimits(wall_s=20, max_file_mb=64, max_disk_mb=40))
+    assert "stopped 28" in result.output, result.output  # ENOSPC
+    written = int(result.output.split("after ")[1].split()[0])
+    assert 30 <= written <= 40, result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["main.py"]
 
 
 def test_disk_quota_counts_too_many_entries_as_over(tmp_path):
@@ -323,3 +346,50 @@ def test_quiet_run_within_the_disk_quota_is_not_flagged(tmp_path):
         print('done')
     """, limits=RunLimits(wall_s=20, max_disk_mb=8), unsandboxed=True)
     assert result.returncode == 0 and not result.disk_exceeded and "done" in result.output
+
+
+@needs_sandbox
+def test_kernel_objects_and_namespaces_are_out_of_reach(tmp_path):
+    """Does the seccomp filter refuse keyrings, ptrace, bpf, mounts and new namespaces, and leave the rest working?"""
+    result = run_py(tmp_path, """
+        import ctypes, errno, os, subprocess, threading
+        libc = ctypes.CDLL(None, use_errno=True)
+        calls = {'add_key': (248, b'user', b'lrkit', b'secret', 6, -4), 'keyctl': (250, 0, -4),
+                 'request_key': (249, b'user', b'lrkit', None, 0), 'ptrace': (101, 16, os.getppid(), 0, 0),
+                 'bpf': (321, 0, 0, 0), 'unshare': (272, 0x10000000), 'setns': (308, 0, 0),
+                 'mount': (165, b'none', b'/tmp', b'tmpfs', 0, 0), 'userfaultfd': (323, 0),
+                 'clone_newuser': (56, 0x10000000 | 17, 0, 0, 0, 0), 'perf_event_open': (298, 0, 0, -1, -1, 0)}
+        for name, (nr, *args) in calls.items():
+            ret = libc.syscall(nr, *args)
+            print(name, 'ALLOWED' if ret >= 0 else errno.errorcode[ctypes.get_errno()])
+        print('clone3', errno.errorcode[ctypes.get_errno()] if libc.syscall(435, 0, 0) < 0 else 'ALLOWED')
+        t = threading.Thread(target=print, args=('thread ok',)); t.start(); t.join()
+        print(subprocess.run(['echo', 'subprocess ok'], capture_output=True, text=True).stdout.strip())
+        pid = os.fork()
+        if pid == 0:
+            os._exit(7)
+        print('fork ok', os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+    """)
+    assert "ALLOWED" not in result.output, result.output
+    assert result.output.count("EPERM") == 11 and "clone3 ENOSYS" in result.output, result.output
+    assert all(s in result.output for s in ("thread ok", "subprocess ok", "fork ok 7")), result.output
+    assert "seccomp" in result.isolation and "tmpfs" in result.isolation
+
+
+@needs_sandbox
+def test_stdin_and_channel_carry_data_and_the_channel_is_capped(tmp_path):
+    """Does the command get its stdin and answer on a pipe of its own, and is a flood on it stopped?"""
+    result = run_py(tmp_path, """
+        import os, sys
+        fd = int(os.environ['LRKIT_CHANNEL_FD'])
+        os.write(fd, b'echo:' + sys.stdin.buffer.read())
+    """, stdin=b"job" * 1000, channel=True)
+    assert result.returncode == 0 and result.channel == b"echo:" + b"job" * 1000, result
+    flood = run_py(tmp_path, """
+        import os, time
+        fd = int(os.environ['LRKIT_CHANNEL_FD'])
+        while True:
+            os.write(fd, b'x' * 65536)
+    """, limits=RunLimits(wall_s=20, max_channel_bytes=1 << 20), channel=True)
+    assert flood.channel_overflow and flood.returncode is None and len(flood.channel) <= 1 << 20
+    assert flood.wall_s < 10

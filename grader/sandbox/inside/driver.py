@@ -1,25 +1,43 @@
 """The fixed driver that runs probes on student code, inside the sandbox.
 
-Run as ``python -I driver.py JOB.json``. It is standalone (imports nothing from the
-grader), appends the submission to the END of sys.path, imports the student's modules,
-then for each case loads the inputs, calls the probe and writes plain data:
-``<case>.npz`` (arrays) and ``<case>.json`` (scalars, or the error). One line per case
-goes to ``manifest.jsonl``, flushed at once, so the grader knows how far it got.
+Run as ``python -I driver.py``. Standalone: imports nothing from the grader. Nothing here
+decides a score: the grader judges what comes back, itself.
 
-Nothing here decides a score: the grader reads these files back and judges them itself.
+Two processes, so that student code can neither forge nor booby-trap what the grader reads:
+
+* the **parent** never runs student code. It reads the job from stdin (a pipe the grader
+  writes: the probes' source, then one case at a time), makes itself undumpable (so no
+  other process of the sandbox uid can open its pipes through /proc or read its memory;
+  the seccomp filter also blocks ptrace), and forks a child. It hands the child one case
+  at a time over a private pipe, waits for the answer under the case's time limit, and
+  forwards it to the grader on the channel (``$LRKIT_CHANNEL_FD``), tagged with the case
+  it asked for. A child that hangs or dies costs that case; the next one gets a new child.
+* the **child** closes the channel and stdin, imports the student's modules (appended to
+  the END of sys.path), runs each probe on the inputs it is handed and answers with plain
+  data: arrays as raw bytes with their dtype and shape, JSON scalars, or the error.
+
+Future cases never reach a child before their turn; the probes' source is never on disk.
+Every message is ``>II`` (header length, body length), a JSON header, then the body.
 """
 import builtins
+import ctypes
 import importlib
-import importlib.util
+import io
 import json
+import math
 import os
+import select
+import signal
+import struct
 import sys
 import time
 import traceback
+import types
 
 import numpy as np
 import torch
 
+CHANNEL = int(os.environ.pop("LRKIT_CHANNEL_FD"))
 WATCHED = {
     "torch.allclose": lambda: torch.allclose,
     "torch.equal": lambda: torch.equal,
@@ -27,12 +45,57 @@ WATCHED = {
     "torch.Tensor.__eq__": lambda: torch.Tensor.__eq__,
     "numpy.allclose": lambda: np.allclose,
     "numpy.testing.assert_allclose": lambda: np.testing.assert_allclose,
-    "numpy.savez": lambda: np.savez,
+    "numpy.ndarray.tobytes": lambda: np.ndarray.tobytes,
     "builtins.__import__": lambda: builtins.__import__,
     "json.dumps": lambda: json.dumps,
 }
 MAX_MESSAGE = 400
+MAX_HEADER = 256 * 1024
+PR_SET_DUMPABLE = 4
 
+
+class Gone(Exception):
+    """The other end closed, or stopped answering in time."""
+
+
+# ----------------------------------------------------------------------------- framing
+
+def send(fd, header, body=b""):
+    head = json.dumps(header, allow_nan=False).encode()
+    data = memoryview(struct.pack(">II", len(head), len(body)) + head + body)
+    while data:
+        data = data[os.write(fd, data):]
+
+
+def read_exact(fd, n, deadline=None):
+    chunks, left = [], n
+    while left:
+        if deadline is not None:
+            wait = deadline - time.monotonic()
+            if wait <= 0 or not select.select([fd], [], [], wait)[0]:
+                raise Gone("timeout")
+        chunk = os.read(fd, min(left, 1 << 20))
+        if not chunk:
+            raise Gone("closed")
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
+def receive(fd, max_body, deadline=None):
+    """One message: (header, body). A body over ``max_body`` is not read: (header, None)."""
+    head_len, body_len = struct.unpack(">II", read_exact(fd, 8, deadline))
+    if head_len > MAX_HEADER:
+        raise ValueError("a message header over the size limit")
+    header = json.loads(read_exact(fd, head_len, deadline))
+    if not isinstance(header, dict):
+        raise ValueError("a message header that is not a mapping")
+    if body_len > max_body:
+        return header, None
+    return header, read_exact(fd, body_len, deadline)
+
+
+# ----------------------------------------------------------------------------- the child
 
 def snapshot():
     return {name: id(get()) for name, get in WATCHED.items()}
@@ -48,111 +111,236 @@ def tampered(before):
     return changed
 
 
-def student_frame(exc, submission):
-    """'file.py:42 in fn' for the deepest frame inside the submission, if any."""
+def describe(exc, submission):
     where = ""
     for frame in traceback.extract_tb(exc.__traceback__):
         if frame.filename.startswith(submission):
             where = f"{os.path.relpath(frame.filename, submission)}:{frame.lineno} in {frame.name}"
-    return where
-
-
-def describe(exc, submission):
-    text = f"{type(exc).__name__}: {exc}"
+    try:
+        text = f"{type(exc).__name__}: {exc}"
+    except BaseException:  # a __str__ that raises
+        text = type(exc).__name__
     if len(text) > MAX_MESSAGE:
         text = text[:MAX_MESSAGE] + "..."
-    return {"type": type(exc).__name__, "message": text, "where": student_frame(exc, submission)}
+    return {"type": type(exc).__name__[:80], "message": text, "where": where[:200]}
 
 
 def plain(value):
-    """Turn a probe result into an ndarray or a JSON scalar, or raise TypeError."""
+    """A probe result as an ndarray or a JSON scalar, or TypeError."""
     if isinstance(value, torch.Tensor):
         with torch._C.DisableTorchFunction():
             value = torch.Tensor.numpy(torch.Tensor.cpu(torch.Tensor.detach(value)).resolve_conj().resolve_neg())
         return np.array(value, copy=True)
+    if type(value) is float and not math.isfinite(value):
+        return np.array(value, dtype=np.float64)  # NaN and inf travel as arrays, never in JSON
     if type(value) in (bool, int, float, str):
         return value
     if isinstance(value, (np.ndarray, np.generic)):
-        arr = np.array(value, copy=True)
-        if arr.dtype.kind not in "biuf":
-            raise TypeError(f"an array of dtype {arr.dtype}")
-        return arr
+        return np.array(value, copy=True)
     if isinstance(value, (list, tuple)) and all(type(v) in (bool, int, float) for v in value):
         return np.array(value, dtype=np.float64)
     raise TypeError(f"a {type(value).__name__}")
 
 
-def write_result(out_dir, case_id, result):
-    arrays, scalars = {}, {}
+def encode(result, max_bytes):
+    """(header, body) for a probe's result dict, or raise TypeError/ValueError."""
+    arrays, scalars, parts, size = [], {}, [], 0
     for key, value in result.items():
         try:
             converted = plain(value)
         except TypeError as exc:
-            return {"type": "TypeError", "where": "",
-                    "message": f"'{key}' is {exc}; expected a tensor or a number"}
-        if isinstance(converted, np.ndarray):
-            arrays[str(key)] = converted
-        else:
+            raise TypeError(f"'{key}' is {exc}; expected a tensor or a number") from None
+        if not isinstance(converted, np.ndarray):
             scalars[str(key)] = converted
-    np.savez(os.path.join(out_dir, f"{case_id}.npz"), **arrays)
-    with open(os.path.join(out_dir, f"{case_id}.json"), "w") as fh:
-        json.dump({"scalars": scalars}, fh)
-    return None
+            continue
+        if converted.dtype.kind not in "biuf":
+            raise TypeError(f"'{key}' is an array of dtype {converted.dtype}; expected real numbers")
+        arr = np.ascontiguousarray(converted, dtype=converted.dtype.newbyteorder("="))
+        size += arr.nbytes
+        if size > max_bytes:
+            raise ValueError(f"the result is larger than {max_bytes // 2**20} MB")
+        arrays.append({"key": str(key), "dtype": arr.dtype.str, "shape": list(arr.shape)})
+        parts.append(arr.tobytes())
+    return {"arrays": arrays, "scalars": scalars}, b"".join(parts)
 
 
-def load_inputs(harness, case):
-    inputs = dict(case.get("scalars", {}))
-    with np.load(os.path.join(harness, "inputs", f"{case['id']}.npz"), allow_pickle=False) as data:
-        for key in data.files:
-            inputs[key] = data[key]
-    return inputs
-
-
-def main(job_path):
-    with open(job_path) as fh:
-        job = json.load(fh)
-    harness, out_dir, submission = job["harness"], job["out"], job["submission"]
-    manifest = open(os.path.join(out_dir, "manifest.jsonl"), "a", buffering=1)
-
-    def record(entry):
-        manifest.write(json.dumps({**entry, "nonce": job["nonce"]}) + "\n")
-        manifest.flush()
-
-    spec = importlib.util.spec_from_file_location("lrkit_probes", os.path.join(harness, "probes.py"))
-    probes = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(probes)
+def child(job, cases_r, answers_w):
+    """Import the student's modules, then answer every case handed over, until the pipe closes."""
+    submission = job["submission"]
+    try:
+        with open("/proc/self/oom_score_adj", "w") as fh:  # under memory pressure, this process goes first
+            fh.write("1000")
+    except OSError:
+        pass
+    probes = types.ModuleType("lrkit_probes")
+    sys.modules["lrkit_probes"] = probes
+    exec(compile(job.pop("probes"), "<probes>", "exec"), probes.__dict__)
     before = snapshot()
     sys.path.append(submission)
-    if job.get("start", 0) == 0:
-        for name in job["modules"]:
-            try:
-                importlib.import_module(name)
-            except BaseException as exc:  # SystemExit and KeyboardInterrupt too: report, do not die
-                record({"event": "import", "module": name, "error": describe(exc, submission)})
-                return 0
-        record({"event": "import", "ok": True, "tampered": tampered(before)})
-    for case in job["cases"][job.get("start", 0):]:
-        started = time.perf_counter()
-        entry = {"event": "case", "case": case["id"]}
-        torch.manual_seed(0)
+    for name in job["modules"]:
         try:
-            result = getattr(probes, case["probe"])(**load_inputs(harness, case))
+            importlib.import_module(name)
+        except BaseException as exc:  # SystemExit and KeyboardInterrupt too: report, do not die
+            send(answers_w, {"event": "import", "error": describe(exc, submission)})
+            return
+    send(answers_w, {"event": "import", "ok": True, "tampered": tampered(before)})
+    while True:
+        try:
+            case, inputs = receive(cases_r, 1 << 30)
+        except Gone:
+            return
+        torch.manual_seed(0)
+        header, body = {}, b""
+        try:
+            kwargs = dict(case.get("scalars", {}))
+            with np.load(io.BytesIO(inputs), allow_pickle=False) as data:
+                kwargs.update({key: data[key] for key in data.files})
+            result = getattr(probes, case["probe"])(**kwargs)
             if not isinstance(result, dict):
                 raise TypeError(f"probe {case['probe']} returned {type(result).__name__}, not a dict")
-            error = write_result(out_dir, case["id"], result)
+            header, body = encode(result, job["max_result_bytes"])
         except BaseException as exc:
-            error = describe(exc, submission)
-        if error:
-            entry["error"] = error
-        entry["seconds"] = round(time.perf_counter() - started, 4)
-        entry["tampered"] = tampered(before)
-        record(entry)
-    record({"event": "done"})
-    return 0
+            header, body = {"error": describe(exc, submission)}, b""
+        header["tampered"] = tampered(before)
+        send(answers_w, header, body)
+
+
+# ----------------------------------------------------------------------------- the parent
+
+class Child:
+    def __init__(self, job):
+        cases_r, self.cases_w = os.pipe()
+        self.answers_r, answers_w = os.pipe()
+        self.pid = os.fork()
+        if self.pid == 0:  # the child: nothing of the parent's pipes, no stdin, dumpable again
+            try:
+                os.close(CHANNEL)
+                os.close(self.cases_w)
+                os.close(self.answers_r)
+                null = os.open(os.devnull, os.O_RDONLY)
+                os.dup2(null, 0)
+                os.close(null)
+                ctypes.CDLL(None).prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
+                child(job, cases_r, answers_w)
+            except BaseException:
+                pass
+            finally:
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os._exit(0)
+        os.close(cases_r)
+        os.close(answers_w)
+
+    def stop(self):
+        """Kill the child and say how it ended."""
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        _, status = os.waitpid(self.pid, 0)
+        for fd in (self.cases_w, self.answers_r):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        return status
+
+    def ended(self):
+        """After the pipe closed: how the child ended (it is reaped)."""
+        status = self.stop()
+        if os.WIFSIGNALED(status) and os.WTERMSIG(status) != signal.SIGKILL:
+            return {"signal": os.WTERMSIG(status)}
+        if os.WIFEXITED(status):
+            return {"exit": os.WEXITSTATUS(status)}
+        return {"signal": signal.SIGKILL}
+
+
+def disk_full():
+    for path in ("/submission", "/tmp"):
+        try:
+            st = os.statvfs(path)
+        except OSError:
+            continue
+        if st.f_blocks and st.f_bavail * st.f_frsize < 1 << 20:
+            return True
+    return False
+
+
+def start_child(job, timeout):
+    """A fresh child with the student's modules imported: (child, import message)."""
+    kid = Child(job)
+    try:
+        message, _ = receive(kid.answers_r, 0, time.monotonic() + timeout)
+    except Gone as exc:
+        if str(exc) == "timeout":
+            kid.stop()
+            return None, {"event": "import", "stopped": "timeout"}
+        return None, {"event": "import", "stopped": "died", **kid.ended()}
+    except (ValueError, struct.error):
+        kid.stop()
+        return None, {"event": "import", "stopped": "garbled"}
+    if message.get("ok") is not True:
+        kid.stop()
+        kid = None
+    return kid, {**message, "event": "import"}
+
+
+def run_case(kid, case, inputs, job):
+    """Hand one case to the child; the message for the grader and the body."""
+    started = time.monotonic()
+    entry = {"event": "case", "case": case["id"]}
+    try:
+        send(kid.cases_w, case, inputs)
+        answer, body = receive(kid.answers_r, job["max_result_bytes"], started + job["case_timeout"])
+    except Gone as exc:
+        entry.update({"stopped": "timeout"} if str(exc) == "timeout" else {"stopped": "died", **kid.ended()})
+        return entry, b"", True
+    except BrokenPipeError:
+        return {**entry, "stopped": "died", **kid.ended()}, b"", True
+    except (ValueError, struct.error, OSError):
+        return {**entry, "stopped": "garbled"}, b"", True
+    entry["seconds"] = round(time.monotonic() - started, 4)
+    if body is None:
+        return {**entry, "stopped": "too_large"}, b"", True
+    for key in ("error", "arrays", "scalars", "tampered"):
+        if key in answer:
+            entry[key] = answer[key]
+    return entry, body, False
+
+
+def main():
+    ctypes.CDLL(None).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+    stdin = sys.stdin.buffer.fileno()
+    job, _ = receive(stdin, 0)
+    kid, message = start_child(job, job["import_timeout"])
+    send(CHANNEL, message)
+    restarts = 0
+    for _ in range(job["cases"] if kid else 0):
+        case, inputs = receive(stdin, 1 << 30)
+        entry, body, lost = run_case(kid, case, inputs, job)
+        del inputs
+        entry["disk_full"] = disk_full()
+        send(CHANNEL, entry, body)
+        if lost:
+            kid.stop()
+            restarts += 1
+            if restarts > job["max_restarts"]:
+                send(CHANNEL, {"event": "stopped", "why": "restarts"})
+                return
+            kid, message = start_child(job, job["import_timeout"])
+            if kid is None:
+                send(CHANNEL, {**message, "event": "stopped", "why": "import"})
+                return
+    if kid:
+        kid.stop()
+    send(CHANNEL, {"event": "done"})
 
 
 if __name__ == "__main__":
-    code = main(sys.argv[1])
+    try:
+        main()
+    except Exception as exc:  # the grader learns it from the channel; the output shows the rest
+        print(f"driver failed: {type(exc).__name__}: {exc}", file=sys.stderr)
     sys.stdout.flush()
     sys.stderr.flush()
-    os._exit(code)  # after the last result line: skip the interpreter's teardown (~0.4 s after torch)
+    os._exit(0)  # after the last message: skip the interpreter's teardown (~0.4 s after torch)
