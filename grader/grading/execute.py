@@ -8,29 +8,29 @@ or deleted. What comes back from the sandbox is treated as untrusted data.
 from __future__ import annotations
 
 import base64
-import binascii
 import json
 import logging
 import re
 import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from grader import sandbox
 from grader.config import AssignmentLimits
 from grader.results import CellOutcome, Figure
+from grader.sandbox import channel
 
 log = logging.getLogger(__name__)
 
 RUNNER = sandbox.inside_script("nbrunner.py")
 READ_ONLY_TAGS = {"question", "locked"}
 MAX_NOTEBOOK_BYTES = 20_000_000
+MAX_NOTEBOOK_DEPTH = 64  # nbformat needs 6; deeper is not a notebook Jupyter wrote
 MAX_FIGURES = 24
-MAX_FIGURE_BYTES = 3_000_000
+MAX_FIGURE_BYTES = 2_250_000  # one PNG, raw (3 MB as base64)
+MAX_CHANNEL_BYTES = MAX_FIGURES * MAX_FIGURE_BYTES + 8 * 2**20  # what the runner may send; the grader holds no more
 # Grading mode for long cells; figures drawn inline (the sandbox's default backend is Agg).
 NOTEBOOK_ENV = {"LRKIT_GRADING": "1", "MPLBACKEND": "module://matplotlib_inline.backend_inline"}
-B64 = re.compile(r"^[A-Za-z0-9+/=\s]*$")
 
 
 class NotebookError(Exception):
@@ -55,15 +55,25 @@ def _source(cell: dict) -> str:
 
 
 def read_notebook(text: str, where: str) -> dict:
+    """The submitted notebook, checked as hostile JSON: size, nesting, and every cell's shape."""
     if len(text) > MAX_NOTEBOOK_BYTES:
         raise NotebookError(f"{where} is larger than {MAX_NOTEBOOK_BYTES // 1_000_000} MB; clear its outputs and resubmit")
+    resave = "open it in Jupyter, save it again and resubmit"
     try:
+        channel.check_depth(text, MAX_NOTEBOOK_DEPTH)
         nb = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise NotebookError(f"{where} is not valid notebook JSON (line {exc.lineno}: {exc.msg}); "
-                            "open it in Jupyter, save it again and resubmit") from None
+        raise NotebookError(f"{where} is not valid notebook JSON (line {exc.lineno}: {exc.msg}); {resave}") from None
+    except (channel.ChannelError, RecursionError, ValueError) as exc:
+        raise NotebookError(f"{where} is not a notebook Jupyter wrote ({exc}); {resave}") from None
     if not isinstance(nb, dict) or not isinstance(nb.get("cells"), list):
         raise NotebookError(f"{where} is not a Jupyter notebook (no list of cells)")
+    for n, cell in enumerate(nb["cells"]):
+        if not isinstance(cell, dict):
+            raise NotebookError(f"{where}: cell {n} is not a cell (a {type(cell).__name__}); {resave}")
+        src = cell.get("source", "")
+        if not (isinstance(src, str) or isinstance(src, list) and all(isinstance(part, str) for part in src)):
+            raise NotebookError(f"{where}: cell {n} has a source that is not text; {resave}")
     return nb
 
 
@@ -75,7 +85,8 @@ def prepare_notebook(submitted: dict, template: dict) -> tuple[dict, list[str]]:
     for n, cell in enumerate(submitted["cells"]):
         if not isinstance(cell, dict) or cell.get("cell_type") not in ("code", "markdown", "raw"):
             continue
-        cid = str(cell.get("id") or f"student-{n}")
+        cid = cell.get("id")
+        cid = cid if isinstance(cid, str) and 0 < len(cid) <= 64 else f"student-{n}"
         if cid in seen:
             cid = f"{cid}-dup{n}"
         seen.add(cid)
@@ -132,89 +143,90 @@ def skipped_run(prepared: dict, reason: str) -> NotebookRun:
     return NotebookRun(tuple(cells), (), "skipped", (reason,), 0.0, ())
 
 
-def _figures(executed: dict) -> list[Figure]:
-    figures = []
-    for index, cell in enumerate(executed.get("cells", [])):
-        for output in cell.get("outputs", []) if isinstance(cell, dict) else []:
-            data = output.get("data", {}) if isinstance(output, dict) else {}
-            png = data.get("image/png") if isinstance(data, dict) else None
-            if isinstance(png, list):
-                png = "".join(str(p) for p in png)
-            if not isinstance(png, str) or len(png) > MAX_FIGURE_BYTES or not B64.match(png):
-                continue
-            try:
-                if not base64.b64decode(png, validate=False).startswith(b"\x89PNG"):
-                    continue
-            except (binascii.Error, ValueError):
-                continue
-            figures.append(Figure(index, png.replace("\n", "")))
-            if len(figures) >= MAX_FIGURES:
-                return figures
-    return figures
+def _cell_entry(header: dict, body: memoryview, index_ok) -> tuple[dict | None, list[Figure]]:
+    """One cell message from the runner, checked; (None, []) when it is malformed."""
+    index, seconds = header.get("index"), header.get("seconds", 0.0)
+    if type(index) is not int or not index_ok(index) or header.get("status") not in ("ok", "error") or \
+            type(seconds) not in (int, float) or not 0 <= seconds < 1e7:
+        return None, []
+    figures, offset = [], 0
+    sizes = header.get("figures", [])
+    for size in sizes if isinstance(sizes, list) else []:
+        if type(size) is not int or not 0 < size <= MAX_FIGURE_BYTES or offset + size > len(body):
+            break
+        raw = bytes(body[offset:offset + size])
+        offset += size
+        if raw.startswith(b"\x89PNG"):
+            figures.append(Figure(index, base64.b64encode(raw).decode("ascii")))
+    return header, figures
 
 
-def _read_log(path: Path) -> dict[int, dict]:
-    entries = {}
-    if path.is_file():
-        for raw in path.read_bytes()[:5_000_000].splitlines():
-            try:
-                entry = json.loads(raw)
-                entries[int(entry["index"])] = entry
-            except (ValueError, KeyError, TypeError):
+def _read_channel(data: bytes, prepared: dict) -> tuple[dict[int, dict], list[Figure], str, bool, str]:
+    """(cell entries by index, figures, status, disk full, problem) from the runner's messages."""
+    messages, problem = channel.decode(data)
+    code = {i for i, c in enumerate(prepared["cells"]) if c["cell_type"] == "code"}
+    logged: dict[int, dict] = {}
+    figures: list[Figure] = []
+    status, disk_full = "killed", False
+    for message in messages:
+        header = message.header
+        if header.get("event") == "cell":
+            entry, found = _cell_entry(header, message.body, code.__contains__)
+            if entry is None:
+                problem = problem or "a malformed record of a cell"
                 continue
-    return entries
+            logged.setdefault(entry["index"], entry)
+            figures += found[:max(0, MAX_FIGURES - len(figures))]
+        elif header.get("event") == "status":
+            status = channel.text(header.get("status"), 300) or "killed"
+            disk_full = header.get("disk_full") is True
+    return logged, figures, status, disk_full, problem
 
 
 def execute_notebook(tree: Path, notebook: str, prepared: dict, limits: AssignmentLimits, *,
                      unsandboxed: bool = False, cancel=None) -> NotebookRun:
     """Run ``prepared`` (a clean notebook dict) with ``tree`` as the working directory.
     ``cancel`` (a `threading.Event`) stops the run early when set."""
-    with tempfile.TemporaryDirectory(prefix="lrkit-nb-") as tmp:
-        work = Path(tmp)
-        scratch, out, harness = work / "submission", work / "out", work / "harness"
+    with sandbox.scratch_dir("nb") as work:
+        scratch, harness = work / "submission", work / "harness"
         shutil.copytree(tree, scratch, symlinks=False, ignore=shutil.ignore_patterns("__pycache__", "hidden"))
-        out.mkdir()
         harness.mkdir()
         shutil.copy(RUNNER, harness / "nbrunner.py")
         (harness / "input.ipynb").write_text(json.dumps(prepared))
         for p in (harness, *harness.iterdir()):
             p.chmod(0o755 if p.is_dir() else 0o644)
         run_limits = sandbox.RunLimits(wall_s=limits.notebook_timeout_s, memory_mb=limits.memory_mb,
-                                    idle_s=limits.cell_timeout_s + 30)
+                                       idle_s=limits.cell_timeout_s + 30, max_channel_bytes=MAX_CHANNEL_BYTES)
         result = sandbox.run(
-            [sandbox.sandbox_python(), "-I", "/harness/nbrunner.py", "/harness/input.ipynb", "/out",
+            [sandbox.sandbox_python(), "-I", "/harness/nbrunner.py", "/harness/input.ipynb",
              str(limits.cell_timeout_s), "200000"],
-            mounts=[sandbox.Mount(harness, "/harness"), sandbox.Mount(out, "/out", writable=True),
-                    sandbox.Mount(scratch, "/submission", writable=True)],
-            cwd="/submission", env=NOTEBOOK_ENV, limits=run_limits, progress_file=out / "cells.jsonl",
-            unsandboxed=unsandboxed, cancel=cancel)
-        logged = _read_log(out / "cells.jsonl")
-        status = "ok"
-        try:
-            status = str(json.loads((out / "status.json").read_text()).get("status", "ok"))[:300]
-        except (OSError, ValueError, AttributeError):
-            status = "killed"
-        executed = {}
-        try:
-            if (out / "executed.ipynb").stat().st_size < MAX_NOTEBOOK_BYTES:
-                executed = json.loads((out / "executed.ipynb").read_text())
-        except (OSError, ValueError):
-            executed = {}
+            mounts=[sandbox.Mount(harness, "/harness"), sandbox.Mount(scratch, "/submission", writable=True)],
+            cwd="/submission", env=NOTEBOOK_ENV, limits=run_limits, unsandboxed=unsandboxed, channel=True,
+            cancel=cancel)
+    logged, figures, status, disk_full, problem = _read_channel(result.channel, prepared)
     notes = []
-    disk_message = (f"your code wrote more than {run_limits.max_disk_mb} MB of files (the disk limit) and was "
-                    "stopped; write less, or nothing, to disk")
+    disk_message = (f"your code filled the {run_limits.max_disk_mb} MB disk (or the {run_limits.tmp_mb} MB /tmp); "
+                    "write less, or nothing, to disk")
     if result.disk_exceeded:
         status = "disk"
         notes.append(f"the notebook was stopped: {disk_message}")
     elif result.memory_exceeded:
         status = "memory"
         notes.append(f"the notebook used more than {limits.memory_mb} MB and was stopped")
+    elif result.channel_overflow:
+        status = "killed"
+        notes.append(f"the notebook was stopped: it produced more than {MAX_CHANNEL_BYTES // 2**20} MB of "
+                     "figures and records")
     elif result.timed_out or result.idle_timed_out or status == "timeout":
         status = "timeout"
         notes.append(f"the notebook did not finish: a cell ran longer than {limits.cell_timeout_s:g} s "
                      f"or the whole notebook longer than {limits.notebook_timeout_s:g} s")
     elif status not in ("ok",):
         notes.append(f"the notebook stopped early ({status})")
+    if disk_full:
+        notes.append(disk_message)
+    if problem:
+        notes.append(f"part of the notebook's record could not be read ({problem}); those cells count as not run")
     cells, stopped = [], False
     for index, cell in enumerate(prepared["cells"]):
         if cell["cell_type"] != "code":
@@ -231,10 +243,9 @@ def execute_notebook(tree: Path, notebook: str, prepared: dict, limits: Assignme
             stopped = True
             cells.append(CellOutcome(index, cell["id"], state, exercise))
             continue
-        cells.append(CellOutcome(index, cell["id"], "ok" if entry.get("status") == "ok" else "error", exercise,
-                                 str(entry.get("ename", ""))[:200], str(entry.get("evalue", ""))[:4000],
-                                 float(entry.get("seconds", 0.0) or 0.0)))
-    figures = _figures(executed) if isinstance(executed, dict) else []
+        cells.append(CellOutcome(index, cell["id"], entry["status"], exercise,
+                                 channel.text(entry.get("ename"), 200), channel.text(entry.get("evalue"), 4000),
+                                 round(float(entry["seconds"]), 3)))
     per_cell: dict[int, int] = {}
     for f in figures:
         per_cell[f.cell_index] = per_cell.get(f.cell_index, 0) + 1

@@ -1,20 +1,33 @@
 """Execute one notebook through nbclient, inside the sandbox (kernel and client together).
 
-Run as ``python -I nbrunner.py IN.ipynb OUT_DIR CELL_TIMEOUT MAX_OUTPUT_BYTES``. Standalone:
-imports nothing from the grader. Writes ``OUT_DIR/cells.jsonl`` (one line per executed
-cell, flushed at once, so a killed run still tells how far it got) and
-``OUT_DIR/executed.ipynb``. These are artefacts for the report, not verdicts: the grader
-treats them as untrusted data.
+Run as ``python -I nbrunner.py IN.ipynb CELL_TIMEOUT MAX_OUTPUT_BYTES``. Standalone:
+imports nothing from the grader. It sends one message per executed cell (its status,
+timing, error and PNG figures), as soon as the cell ends, so a killed run still tells how
+far it got, then a status message, on the channel (``$LRKIT_CHANNEL_FD``): a pipe the
+grader owns, which the kernel does not inherit and, this process being undumpable, cannot
+reopen through /proc. Nothing is written to files the grader reads. The messages are
+artefacts for the report, not verdicts: the grader treats them as untrusted data (the
+kernel decides what its cells report).
 """
+import base64
+import binascii
+import ctypes
 import json
 import os
 import signal
+import struct
 import sys
 import time
 
 import nbformat
 from nbclient import NotebookClient
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
+
+CHANNEL = int(os.environ.pop("LRKIT_CHANNEL_FD"))
+PR_SET_DUMPABLE = 4
+MAX_FIGURES = 24
+MAX_FIGURE_BYTES = 2_250_000  # one PNG, raw
+SENT = {"figures": 0}
 
 
 class CappedClient(NotebookClient):
@@ -46,9 +59,48 @@ class CappedClient(NotebookClient):
                 pass
 
 
-def main(src, out_dir, cell_timeout, max_output):
+def send(header, body=b""):
+    """One message on the channel: >II (header length, body length), JSON header, body."""
+    head = json.dumps(header, allow_nan=False).encode()
+    data = memoryview(struct.pack(">II", len(head), len(body)) + head + body)
+    while data:
+        data = data[os.write(CHANNEL, data):]
+
+
+def figures(cell):
+    """The PNG images among a cell's outputs, as raw bytes (at most MAX_FIGURES in all)."""
+    found = []
+    for output in cell.get("outputs", []):
+        png = output.get("data", {}).get("image/png") if isinstance(output.get("data"), dict) else None
+        if isinstance(png, list):
+            png = "".join(str(p) for p in png)
+        if not isinstance(png, str) or len(png) > 4 * MAX_FIGURE_BYTES // 3 + 8:
+            continue
+        try:
+            raw = base64.b64decode(png)
+        except (binascii.Error, ValueError):
+            continue
+        if raw.startswith(b"\x89PNG") and len(raw) <= MAX_FIGURE_BYTES and SENT["figures"] < MAX_FIGURES:
+            SENT["figures"] += 1
+            found.append(raw)
+    return found
+
+
+def disk_full():
+    for path in (".", "/tmp"):
+        try:
+            st = os.statvfs(path)
+        except OSError:
+            continue
+        if st.f_blocks and st.f_bavail * st.f_frsize < 1 << 20:
+            return True
+    return False
+
+
+def main(src, cell_timeout, max_output):
+    ctypes.CDLL(None).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)  # no process of the sandbox uid may reach our pipes
+    os.set_inheritable(CHANNEL, False)  # nor may the kernel inherit the channel
     nb = nbformat.read(src, as_version=4)
-    log = open(os.path.join(out_dir, "cells.jsonl"), "a", buffering=1)
     started = {}
 
     def on_start(cell, cell_index):
@@ -56,13 +108,15 @@ def main(src, out_dir, cell_timeout, max_output):
 
     def on_executed(cell, cell_index, execute_reply):
         content = (execute_reply or {}).get("content", {})
-        entry = {"index": cell_index, "status": "ok" if content.get("status", "ok") == "ok" else "error",
+        entry = {"event": "cell", "index": cell_index,
+                 "status": "ok" if content.get("status", "ok") == "ok" else "error",
                  "seconds": round(time.perf_counter() - started.get(cell_index, time.perf_counter()), 3)}
         if entry["status"] == "error":
             entry["ename"] = str(content.get("ename", ""))[:200]
             entry["evalue"] = str(content.get("evalue", ""))[:4000]  # the report shortens it; the HTML keeps it whole
-        log.write(json.dumps(entry) + "\n")
-        log.flush()
+        images = figures(cell)
+        entry["figures"] = [len(raw) for raw in images]
+        send(entry, b"".join(images))
 
     client = CappedClient(nb, timeout=cell_timeout, kernel_name="python3", allow_errors=True,
                           record_timing=False, resources={"metadata": {"path": os.getcwd()}},
@@ -78,15 +132,16 @@ def main(src, out_dir, cell_timeout, max_output):
         status = "dead_kernel"
     except Exception as exc:  # the kernel failing to start, a broken notebook: say so, keep what ran
         status = f"error: {type(exc).__name__}: {str(exc)[:300]}"
-    with open(os.path.join(out_dir, "executed.ipynb"), "w") as fh:
-        nbformat.write(nb, fh)
-    with open(os.path.join(out_dir, "status.json"), "w") as fh:
-        json.dump({"status": status}, fh)
+    send({"event": "status", "status": status, "disk_full": disk_full()})
     return 0
 
 
 if __name__ == "__main__":
-    code = main(sys.argv[1], sys.argv[2], float(sys.argv[3]), int(sys.argv[4]))
+    try:
+        code = main(sys.argv[1], float(sys.argv[2]), int(sys.argv[3]))
+    except Exception as exc:  # the grader sees no status message and says the notebook was stopped
+        print(f"nbrunner failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+        code = 1
     sys.stdout.flush()
     sys.stderr.flush()
-    os._exit(code)  # no interpreter teardown: everything is written, the sandbox sweeps the rest
+    os._exit(code)  # no interpreter teardown: everything is sent, the sandbox sweeps the rest
