@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from grader.authoring.notebook_tags import split_notebook
-from grader.authoring.tags import TagError, split_text
+from grader.authoring.tags import TagError, secret_lines, split_text
 from grader.errors import LrkitError, UsageError
 
 log = logging.getLogger(__name__)
@@ -35,12 +35,16 @@ class BuildError(LrkitError):
 
 @dataclass
 class BuiltAssignment:
-    """Both generated trees of one assignment, in memory: relative path -> bytes."""
+    """Both generated trees of one assignment, in memory: relative path -> bytes. ``lines`` maps
+    each tagged text file to (student, solution) source-line maps, so that an error found in a
+    generated file names the line of `assignments/<name>/...` the instructor edits."""
 
     name: str
     student: dict[str, bytes] = field(default_factory=dict)
     solution: dict[str, bytes] = field(default_factory=dict)
     secret: set[str] = field(default_factory=set)
+    lines: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = field(default_factory=dict)
+    source: str = ""  # the assignment folder as shown in messages: assignments/<name>
 
 
 def is_hidden(rel: PurePosixPath) -> bool:
@@ -60,26 +64,33 @@ def source_files(folder: Path) -> list[PurePosixPath]:
     return files
 
 
-def build_assignment(folder: Path, root: Path | None = None) -> BuiltAssignment:
-    """Split every file of one assignment; collect all tag errors before failing."""
-    built = BuiltAssignment(folder.name)
-    errors: list[TagError] = []
+def build_assignment(folder: Path, root: Path | None = None, *, validate: bool = True) -> BuiltAssignment:
+    """Split every file of one assignment, then validate the result statically
+    (`authoring.validate`); collect all errors before failing."""
     shown = folder.relative_to(root) if root and folder.is_relative_to(root) else folder
+    built = BuiltAssignment(folder.name, source=str(shown))
+    errors: list[TagError] = []
     for rel in source_files(folder):
         data = (folder / rel).read_bytes()
         where = f"{shown}/{rel}"
         try:
-            student, solution, secret = split_file(rel, data, where)
+            split = split_source(rel, data, where)
         except TagError as exc:
             errors.append(exc)
             continue
+        student, solution, secret = split[:3]
+        if split[3] is not None:
+            built.lines[str(rel)] = split[3]
         built.solution[str(rel)] = solution
         built.secret |= secret
         if is_hidden(rel):
-            text = data.decode("utf-8", errors="replace")
-            built.secret |= {ln.strip() for ln in text.split("\n") if len(ln.strip()) >= 12}
+            built.secret |= secret_lines(data.decode("utf-8", errors="replace").split("\n"))
         else:
             built.student[str(rel)] = student
+    if not errors and validate:
+        from grader.authoring.validate import validate as static_checks
+
+        errors = static_checks(built, folder, str(shown))
     if errors:
         raise BuildError(errors)
     public = set()
@@ -99,18 +110,27 @@ def readable_text(rel: str, data: bytes) -> str:
 
 
 def split_file(rel: PurePosixPath, data: bytes, where: str) -> tuple[bytes, bytes, frozenset[str]]:
+    return split_source(rel, data, where)[:3]
+
+
+def split_source(rel: PurePosixPath, data: bytes, where: str):
+    """(student bytes, solution bytes, secret lines, line maps or None) of one source file."""
     if rel.suffix == ".ipynb":
-        student, solution, secret = split_notebook(data.decode("utf-8"), where)
-        return student.encode(), solution.encode(), secret
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise TagError(where, None, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        student, solution, secret = split_notebook(text, where)
+        return student.encode(), solution.encode(), secret, None
     kind = TEXT_KINDS.get(rel.suffix)
     if kind is None:
-        return data, data, frozenset()
+        return data, data, frozenset(), None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise TagError(where, None, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     split = split_text(text, kind, where)
-    return split.student.encode(), split.solution.encode(), split.secret
+    return split.student.encode(), split.solution.encode(), split.secret, (split.student_lines, split.solution_lines)
 
 
 def assignment_folders(root: Path, names: list[str] | None = None) -> list[Path]:
@@ -193,7 +213,7 @@ def build(root: Path, names: list[str] | None = None, check: bool = False) -> in
     except BuildError as exc:
         for error in exc.errors:
             log.error("%s", error)
-        log.error("build failed: %d tag error(s); nothing was written", len(exc.errors))
+        log.error("build failed: %d error(s); nothing was written", len(exc.errors))
         return 1
     if check:
         stale = stale_files(root, built)

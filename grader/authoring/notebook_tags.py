@@ -7,50 +7,72 @@ building twice gives the same bytes.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 
-from grader.authoring.tags import MARKDOWN_STUB, Split, TagError, split_text
+from grader.authoring.tags import MARKDOWN_STUB, Split, TagError, secret_lines, split_text
+from grader.grading.notebook import (
+    ID_TAGS,
+    PLAIN_TAGS,
+    CellRole,
+    CellTagError,
+    cell_source,
+    cell_tags,
+    parse_role,
+)
 
-KNOWN_TAGS = {"solution", "hidden", "question", "answers", "heavy", "locked"}
-PREFIX_TAGS = {"answer", "exercise"}
-ID_PART = re.compile(r"^[a-z0-9_]+$")
+KNOWN_TAGS, PREFIX_TAGS = PLAIN_TAGS, ID_TAGS  # the names this module had before grading.notebook owned them
 CODE_STUB = "# YOUR CODE HERE\nraise NotImplementedError(\"{what}: not implemented yet\")"
 
 
-@dataclass(frozen=True)
-class CellRole:
-    """What the tags of one cell say about it."""
-
-    solution: bool = False
-    hidden: bool = False
-    answer_id: str = ""
-    exercise: str = ""
-
-
 def cell_role(tags: list[str], cell_type: str, where: str) -> CellRole:
-    """Validate a cell's tags and say what they mean."""
-    role: dict = {}
-    for tag in tags:
-        name, _, value = tag.partition(":")
-        if tag in KNOWN_TAGS:
-            role[tag] = True
-        elif name in PREFIX_TAGS:
-            if not ID_PART.match(value):
-                raise TagError(where, None, f"tag {tag!r} needs an id of lower-case letters, digits and _ "
-                                            f"(e.g. '{name}:ex1')")
-            role[name] = value
-        else:
-            known = sorted(KNOWN_TAGS) + [p + ":<id>" for p in sorted(PREFIX_TAGS)]
-            raise TagError(where, None, f"unknown cell tag {tag!r} (known: {', '.join(known)})")
-    if role.get("solution") and role.get("hidden"):
-        raise TagError(where, None, "a cell cannot be both 'solution' and 'hidden'")
-    if role.get("answers") and cell_type != "markdown":
-        raise TagError(where, None, "an 'answers' cell must be a Markdown cell holding a ```yaml block")
-    if role.get("answer") and cell_type != "markdown":
-        raise TagError(where, None, f"'answer:{role['answer']}' must be on a Markdown cell")
-    return CellRole(bool(role.get("solution")), bool(role.get("hidden")), role.get("answer", ""),
-                    role.get("exercise", ""))
+    """Validate a cell's tags and say what they mean (the rules live in `grader.grading.notebook`)."""
+    try:
+        return parse_role(tags, cell_type)
+    except CellTagError as exc:
+        raise TagError(where, None, str(exc)) from None
+
+
+@dataclass(frozen=True)
+class CellSplit:
+    """One source cell: its role, and its two versions (``student`` is None for a hidden cell)."""
+
+    index: int
+    cell: dict
+    role: CellRole
+    kind: str  # "python" for code cells, "markdown" otherwise
+    split: Split
+    student: str | None
+
+
+def load_notebook(text: str, where: str) -> dict:
+    try:
+        nb = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise TagError(where, exc.lineno, f"not valid notebook JSON: {exc.msg}") from None
+    if not isinstance(nb, dict) or not isinstance(nb.get("cells"), list):
+        raise TagError(where, None, "not a Jupyter notebook (no 'cells')")
+    return nb
+
+
+def cell_splits(nb: dict, where: str) -> list[CellSplit]:
+    """Split every cell of a tagged notebook; the first mistake raises, naming its cell."""
+    out = []
+    for index, cell in enumerate(nb["cells"]):
+        role = cell_role(cell_tags(cell), cell.get("cell_type", ""), f"{where}: cell {index}")
+        kind = "python" if cell.get("cell_type") == "code" else "markdown"
+        try:
+            split = split_text(cell_source(cell), kind, where)
+        except TagError as exc:
+            raise TagError(where, exc.line, exc.message, cell=index) from None
+        student: str | None = split.student
+        if role.hidden:
+            student = None
+        elif role.solution:
+            student = CODE_STUB.format(what=role.exercise or f"cell {index}") if kind == "python" else MARKDOWN_STUB
+        elif role.answer_id:
+            student = _answer_stub(split.student)
+        out.append(CellSplit(index, cell, role, kind, split, student))
+    return out
 
 
 def _clean_cell(cell: dict, source: str, cell_id: str) -> dict:
@@ -77,39 +99,19 @@ def _answer_stub(source: str) -> str:
 
 def split_notebook(text: str, where: str) -> tuple[str, str, frozenset[str]]:
     """Return (student_json, solution_json, secret_lines) for one tagged notebook."""
-    try:
-        nb = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise TagError(where, exc.lineno, f"not valid notebook JSON: {exc.msg}") from None
-    if not isinstance(nb, dict) or "cells" not in nb:
-        raise TagError(where, None, "not a Jupyter notebook (no 'cells')")
+    nb = load_notebook(text, where)
     student_cells, solution_cells, secret = [], [], set()
-    for index, cell in enumerate(nb["cells"]):
-        cwhere = f"{where}: cell {index}"
-        source = "".join(cell.get("source", ""))
-        tags = list(cell.get("metadata", {}).get("tags", []))
-        role = cell_role(tags, cell.get("cell_type", ""), cwhere)
-        kind = "python" if cell.get("cell_type") == "code" else "markdown"
-        try:
-            split: Split = split_text(source, kind, where)
-        except TagError as exc:
-            raise TagError(where, exc.line, exc.message, cell=index) from None
-        cell_id = f"{(role.exercise or role.answer_id or cell.get('cell_type', 'cell'))}-{index:03d}".replace("_", "-")
-        solution_cells.append(_clean_cell(cell, split.solution, cell_id))
+    for c in cell_splits(nb, where):
+        role, split = c.role, c.split
+        cell_id = f"{(role.exercise or role.answer_id or c.cell.get('cell_type', 'cell'))}-{c.index:03d}".replace("_", "-")
+        solution_cells.append(_clean_cell(c.cell, split.solution, cell_id))
         secret |= split.secret
-        if role.hidden:
-            secret |= {ln.strip() for ln in split.solution.split("\n") if len(ln.strip()) >= 12}
-            continue
-        student_source = split.student
-        if role.solution:
-            what = role.exercise or f"cell {index}"
-            student_source = CODE_STUB.format(what=what) if kind == "python" else MARKDOWN_STUB
-            secret |= {ln.strip() for ln in split.solution.split("\n") if len(ln.strip()) >= 12}
+        if role.hidden or role.solution:
+            secret |= secret_lines(split.solution.split("\n"))
         elif role.answer_id:
-            student_source = _answer_stub(split.student)
-            body = split.solution.split("\n")[1:]
-            secret |= {ln.strip() for ln in body if len(ln.strip()) >= 12}
-        student_cells.append(_clean_cell(cell, student_source, cell_id))
+            secret |= secret_lines(split.solution.split("\n")[1:])
+        if c.student is not None:
+            student_cells.append(_clean_cell(c.cell, c.student, cell_id))
     public = set()
     for c in student_cells:
         public |= {ln.strip() for ln in "".join(c["source"]).split("\n")}

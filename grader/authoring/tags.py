@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import Iterable, Literal
+
+from grader.authoring import markers
 
 Kind = Literal["python", "yaml", "markdown"]
 
@@ -26,6 +28,7 @@ DEF = re.compile(r"^(?P<indent>[ \t]*)(?:async\s+)?def\s+(?P<name>\w+)")
 CLASS = re.compile(r"^(?P<indent>[ \t]*)class\s+(?P<name>\w+)")
 
 MARKDOWN_STUB = "_Type your answer here._"
+MIN_SECRET_CHARS = 12  # shorter lines (`return y`, `pass`, `x = 1`) are too common to prove a leak
 
 
 class TagError(Exception):
@@ -42,11 +45,26 @@ class TagError(Exception):
 
 @dataclass(frozen=True)
 class Split:
-    """The two versions of one text, and the lines that must never reach students."""
+    """The two versions of one text, and the lines that must never reach students.
+    ``student_lines``/``solution_lines``: the source line (1-based, offset included) of each
+    output line, so an error found in a generated file can name the line the instructor edits."""
 
     student: str
     solution: str
     secret: frozenset[str]
+    student_lines: tuple[int, ...] = ()
+    solution_lines: tuple[int, ...] = ()
+
+
+def secret_lines(lines: Iterable[str], *, code_only: bool = False) -> set[str]:
+    """The one rule for what the leak scan looks for: stripped lines of at least MIN_SECRET_CHARS
+    characters; with ``code_only``, comment and docstring-delimiter lines are left out too."""
+    found = set()
+    for line in lines:
+        text = line.strip()
+        if len(text) >= MIN_SECRET_CHARS and not (code_only and text.startswith(("#", "<!--", '"""', "'''"))):
+            found.add(text)
+    return found
 
 
 def _indent_of(line: str) -> str:
@@ -87,23 +105,50 @@ def one_line_student(body: str, kind: Kind) -> str | None:
     return m["key"] if m else None
 
 
-def _significant(line: str) -> bool:
-    text = line.strip()
-    return len(text) >= 12 and not text.startswith(("#", "<!--", '"""', "'''"))
+def _is_marker_like(line: str) -> bool:
+    return bool(MARKER.match(markers.translate(line)) or LOOKS_LIKE_MARKER.match(line) or markers.marker_like(line)
+                or markers.foreign_problem(line))
+
+
+def _kit_marker(line: str, where: str, lineno: int) -> re.Match | None:
+    """The kit marker on this (already translated) line, or None; a line that only looks like a
+    marker (another tool's, a near-miss, an unknown word) raises a TagError saying what to write."""
+    problem = markers.foreign_problem(line)
+    if problem:
+        raise TagError(where, lineno, problem)
+    m = MARKER.match(line)
+    if m is None:
+        problem = markers.unknown_marker(line) if LOOKS_LIKE_MARKER.match(line) else markers.near_miss(line)
+        if problem:
+            raise TagError(where, lineno, problem)
+        return None
+    if m["word"] not in WORDS:
+        guess = markers.suggestion(line)
+        fix = f"; did you mean '{guess}'?" if guess else ""
+        raise TagError(where, lineno, f"unknown marker word {m['word']!r}{fix} (known: {', '.join(WORDS)})")
+    return m
 
 
 def split_text(text: str, kind: Kind, where: str, line_offset: int = 0) -> Split:
     """Split a tagged text into its student and solution versions."""
-    lines = text.split("\n")
-    student: list[str] = []
-    solution: list[str] = []
+    if kind == "python":
+        inside = markers.marker_in_string(text, _is_marker_like)
+        if inside:
+            line, first = inside
+            raise TagError(where, line + line_offset, f"{text.split(chr(10))[line - 1].strip()!r} is inside a string "
+                                                      f"(the string opened at line {first + line_offset}); markers "
+                                                      "work only as comment lines of code: move it out of the "
+                                                      "docstring or string")
+    lines = [markers.translate(line) for line in text.split("\n")]
+    student: list[tuple[str, int]] = []  # (line, source line number)
+    solution: list[tuple[str, int]] = []
     hidden_or_solution: list[str] = []
     public: set[str] = set()
     state: str | None = None  # None, "SOLUTION", "STUB", "HIDDEN"
     opened_at = 0
     stub_allowed = False
-    pending_stub: list[str] | None = None  # default stub waiting in case a STUB block follows
-    stub_body: list[str] = []
+    pending_stub: list[tuple[str, int]] | None = None  # default stub waiting in case a STUB block follows
+    stub_body: list[tuple[str, int]] = []
     stub_indent = ""
 
     def flush_pending() -> None:
@@ -114,14 +159,9 @@ def split_text(text: str, kind: Kind, where: str, line_offset: int = 0) -> Split
 
     for i, line in enumerate(lines):
         lineno = i + 1 + line_offset
-        m = MARKER.match(line)
-        if m is None and LOOKS_LIKE_MARKER.match(line):
-            raise TagError(where, lineno, f"unknown marker {line.strip()!r} (known: BEGIN/END SOLUTION, "
-                                          "BEGIN/END STUB, BEGIN/END HIDDEN, in capitals)")
+        m = _kit_marker(line, where, lineno)
         if m is not None:
             edge, word = m["edge"], m["word"]
-            if word not in WORDS:
-                raise TagError(where, lineno, f"unknown marker word {word!r} (known: {', '.join(WORDS)})")
             if edge == "BEGIN":
                 if state is not None:
                     raise TagError(where, lineno, f"'BEGIN {word}' inside the {state} region opened at line "
@@ -139,7 +179,7 @@ def split_text(text: str, kind: Kind, where: str, line_offset: int = 0) -> Split
                 expected = f"; the open region is {state} (line {opened_at})" if state else ""
                 raise TagError(where, lineno, f"'END {word}' has no matching 'BEGIN {word}'{expected}")
             if word == "SOLUTION":
-                pending_stub = default_stub(kind, lines, i, stub_indent)
+                pending_stub = [(s, opened_at) for s in default_stub(kind, lines, i, stub_indent)]
                 stub_allowed = True
             elif word == "STUB":
                 pending_stub = None
@@ -151,26 +191,24 @@ def split_text(text: str, kind: Kind, where: str, line_offset: int = 0) -> Split
             flush_pending()
             one = ONE_LINE.match(line) if kind in ("python", "yaml", "markdown") else None
             if one:
-                solution.append(one["body"])
+                solution.append((one["body"], lineno))
                 hidden_or_solution.append(one["body"])
                 replacement = one_line_student(one["body"], kind)
                 if replacement is not None:
-                    student.append(replacement)
+                    student.append((replacement, lineno))
                 continue
-            student.append(line)
-            solution.append(line)
+            student.append((line, lineno))
+            solution.append((line, lineno))
             public.add(line.strip())
-        elif state == "SOLUTION":
-            solution.append(line)
-            hidden_or_solution.append(line)
-        elif state == "HIDDEN":
-            solution.append(line)
+        elif state in ("SOLUTION", "HIDDEN"):
+            solution.append((line, lineno))
             hidden_or_solution.append(line)
         elif state == "STUB":
-            stub_body.append(line)
+            stub_body.append((line, lineno))
             public.add(line.strip())
     if state is not None:
         raise TagError(where, opened_at, f"'BEGIN {state}' is never closed (add '# END {state}')")
     flush_pending()
-    secret = frozenset(s.strip() for s in hidden_or_solution if _significant(s) and s.strip() not in public)
-    return Split("\n".join(student), "\n".join(solution), secret)
+    secret = frozenset(secret_lines(hidden_or_solution, code_only=True) - public)
+    return Split("\n".join(s for s, _ in student), "\n".join(s for s, _ in solution), secret,
+                 tuple(n for _, n in student), tuple(n for _, n in solution))

@@ -14,13 +14,36 @@ from grader.errors import UsageError
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "tags"
 BINARY = bytes(range(256)) + b"\n# BEGIN SOLUTION\n\xff\xfe"
 VERDICTS = "import numpy as np\n\nEXPECTED_NORMALIZER_VALUE = 0.123456789\n"
+ASSIGNMENT = """name: {name}
+title: Demo of every tag
+notebook: demo.ipynb
+student_files: [model.py, demo.ipynb]
+modules: [model, pkg]
+public_tests: tests/test_public.py
+baseline: {{passed: 1, failed: 0}}
+"""
+RUBRIC = b"""items:
+  - {id: public, title: The public test, points: 1, tests: [test_public]}
+  - {id: ex1_runs, title: Exercise 1 runs, points: 1, cells: [ex1]}
+  - {id: bill, title: The memory bill, points: 2, answers: [mha_cache_one_layer, gqa_cache_one_layer]}
+  - {id: why, title: Why, points: 1, manual: [ex1_why]}
+total: 5
+"""
+KEY = b"""# BEGIN HIDDEN
+mha_cache_one_layer: {type: quantity, value: 16384000000}
+gqa_cache_one_layer: {type: quantity, value: 4096000000}
+# END HIDDEN
+"""
 
 # path in the assignment -> fixture file (or literal bytes)
 LAYOUT: dict[str, str | bytes] = {
     "model.py": "default_stub_names_method.py",
     "chunks.py": "explicit_stub.py",
     "answers.py": "one_line_python.py",
-    "answer_key.yaml": "one_line_yaml.yaml",
+    "answers.yaml": "one_line_yaml.yaml",
+    "answer_key.yaml": KEY,
+    "assignment.yaml": b"",  # written per assignment name by make_assignment
+    "rubric.yaml": RUBRIC,
     "README.md": "markdown_regions.md",
     "demo.ipynb": "cell_roles.ipynb",
     "pkg/__init__.py": b"",
@@ -29,7 +52,7 @@ LAYOUT: dict[str, str | bytes] = {
     "tests/hidden/test_secret.py": b"def test_secret_threshold_value():\n    assert 41 + 1 == 42\n",
     "tests/test_public.py": b"def test_public():\n    assert True\n",
     "data/weights.bin": BINARY,
-    "notes.txt": b"# BEGIN SOLUTION\nplain text is copied as is\n",
+    "notes.txt": b"plain text is copied as is\n# BEGIN and END lines are fine here when no marker word follows\n",
 }
 IGNORED = ["__pycache__/model.cpython-311.pyc", ".ipynb_checkpoints/demo-checkpoint.ipynb", "_scratch.py",
            ".env", "pkg/_private.py"]
@@ -41,6 +64,7 @@ def make_assignment(root: Path, name: str = "demo") -> Path:
         path = folder / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(source if isinstance(source, bytes) else (FIXTURES / source).read_bytes())
+    (folder / "assignment.yaml").write_text(ASSIGNMENT.format(name=name))
     return folder
 
 
@@ -94,7 +118,7 @@ def test_hidden_files_reach_only_the_solution_tree(built):
 
 
 def test_non_text_files_are_copied_verbatim(built):
-    """Are files the tag syntax does not cover (binary, .txt) copied byte for byte, markers and all?"""
+    """Are files the tag syntax does not cover (binary, .txt) copied byte for byte?"""
     for tree in ("student_template", "solutions"):
         assert (built / tree / "demo/data/weights.bin").read_bytes() == BINARY
         assert (built / tree / "demo/notes.txt").read_bytes() == LAYOUT["notes.txt"]
@@ -102,7 +126,7 @@ def test_non_text_files_are_copied_verbatim(built):
 
 def test_tagged_files_are_split(built):
     """Are .py/.yaml/.md files written as the two versions split_text makes of them?"""
-    for rel, kind in [("model.py", "python"), ("answer_key.yaml", "yaml"), ("README.md", "markdown")]:
+    for rel, kind in [("model.py", "python"), ("answers.yaml", "yaml"), ("README.md", "markdown")]:
         split = split_text((built / "assignments/demo" / rel).read_text(), kind, rel)
         assert (built / "student_template/demo" / rel).read_text() == split.student
         assert (built / "solutions/demo" / rel).read_text() == split.solution
@@ -147,7 +171,7 @@ def test_failed_build_writes_nothing(built, caplog):
     assert not list(built.glob(".build-*"))
     assert "assignments/demo/broken.py:3: 'END SOLUTION' has no matching 'BEGIN SOLUTION'" in caplog.text
     assert "assignments/demo/model.py:2: 'BEGIN SOLUTION' is never closed" in caplog.text
-    assert "2 tag error(s); nothing was written" in caplog.text
+    assert "2 error(s); nothing was written" in caplog.text
 
 
 def test_first_build_with_an_error_creates_no_tree_content(root):
@@ -242,9 +266,11 @@ def test_all_tag_errors_are_collected_with_their_paths(root):
     with pytest.raises(BuildError) as info:
         build_assignment(folder, root)
     assert sorted(str(e) for e in info.value.errors) == [
-        "assignments/demo/bad.ipynb: cell 3, line 3: unknown marker word 'SOLUTON' (known: SOLUTION, STUB, HIDDEN)",
-        "assignments/demo/sub/lowercase_marker.py:2: unknown marker '# begin solution' (known: BEGIN/END SOLUTION, "
-        "BEGIN/END STUB, BEGIN/END HIDDEN, in capitals)",
+        "assignments/demo/bad.ipynb: cell 3, line 3: unknown marker word 'SOLUTON'; did you mean "
+        "'# BEGIN SOLUTION'? (known: SOLUTION, STUB, HIDDEN)",
+        "assignments/demo/sub/lowercase_marker.py:2: unknown marker '# begin solution'; did you mean "
+        "'# BEGIN SOLUTION'? (known: BEGIN/END SOLUTION, BEGIN/END STUB, BEGIN/END HIDDEN, in capitals, "
+        "alone on their line)",
         "assignments/demo/sub/unclosed_hidden.py:3: 'BEGIN HIDDEN' is never closed (add '# END HIDDEN')",
     ]
 
