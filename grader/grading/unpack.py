@@ -13,6 +13,7 @@ import re
 import stat
 import sys
 import zipfile
+import zlib
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -53,6 +54,7 @@ class _Entry:
     path: str  # relative posix path, checked
     size: int  # declared size
     open: Callable[[], BinaryIO]
+    packed: int = -1  # declared compressed size (zip entries)
 
 
 # ----------------------------------------------------------------------------- names
@@ -134,7 +136,7 @@ def _strip_top_folder(entries: list[_Entry], allowed: list[str] | None) -> list[
     if len(tops) != 1 or any("/" not in e.path for e in real):
         return entries
     top = tops.pop() + "/"
-    stripped = [_Entry(e.path[len(top):], e.size, e.open) for e in entries if e.path.startswith(top)]
+    stripped = [_Entry(e.path[len(top):], e.size, e.open, e.packed) for e in entries if e.path.startswith(top)]
     if allowed is not None:
         before = len(_select([e.path for e in entries], allowed)[0])
         if len(_select([e.path for e in stripped], allowed)[0]) < before:
@@ -172,7 +174,7 @@ def _zip_entries(src: Path, archive: zipfile.ZipFile, max_files: int) -> Iterato
         if path in seen:
             raise SubmissionError(f"{info.filename}: appears twice in the zip")
         seen.add(path)
-        yield _Entry(path, info.file_size, lambda info=info: archive.open(info))
+        yield _Entry(path, info.file_size, lambda info=info: archive.open(info), info.compress_size)
 
 
 def _folder_entries(src: Path) -> Iterator[_Entry]:
@@ -197,15 +199,38 @@ def _folder_entries(src: Path) -> Iterator[_Entry]:
 
 def unpack_submission(src: Path, dest: Path, *, allowed: list[str] | None, max_bytes: int = 50_000_000,
                       max_files: int = 2000) -> Unpacked:
-    """Check `src` (folder or .zip) and copy the student files it holds into the new directory `dest`."""
-    with ExitStack() as stack:
-        return _unpack(Path(src), Path(dest), allowed, max_bytes, max_files, stack)
+    """Check `src` (folder or .zip) and copy the student files it holds into the new directory `dest`.
+
+    Whatever `src` holds, this returns or raises `SubmissionError`: a fault in the archive
+    (corrupt data, bad names, odd encodings) is the submission's, said in words."""
+    src, dest = Path(src), Path(dest)
+    if dest.exists() and any(dest.iterdir()):
+        raise ValueError(f"destination {dest} is not empty")
+    try:
+        with ExitStack() as stack:
+            return _unpack(src, dest, allowed, max_bytes, max_files, stack)
+    except SubmissionError:
+        raise
+    except Exception as exc:  # zlib.error, UnicodeDecodeError, struct.error, RecursionError, ...
+        raise SubmissionError(f"{shown(src.name)}: cannot be read ({type(exc).__name__}: {shown(str(exc))[:200]}); "
+                              "make the zip again from your files and resubmit") from None
+
+
+def shown(name: str) -> str:
+    """A file name as text anyone can print: control characters, odd bytes and bidi marks escaped."""
+    out = []
+    for ch in name:
+        if ch.isprintable() and not 0xD800 <= ord(ch) <= 0xDFFF and ch not in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069":
+            out.append(ch)
+        elif 0xDC80 <= ord(ch) <= 0xDCFF:  # a byte that is not UTF-8 (surrogateescape)
+            out.append(f"\\x{ord(ch) - 0xDC00:02x}")
+        else:
+            out.append(f"\\u{ord(ch):04x}" if ord(ch) > 0xFF else f"\\x{ord(ch):02x}")
+    return "".join(out)
 
 
 def _unpack(src: Path, dest: Path, allowed: list[str] | None, max_bytes: int, max_files: int,
             stack: ExitStack) -> Unpacked:
-    if dest.exists() and any(dest.iterdir()):
-        raise ValueError(f"destination {dest} is not empty")
     if src.is_symlink():
         raise SubmissionError(f"{src.name}: symbolic links are not allowed; submit the file or folder itself")
     if src.is_dir():
@@ -227,10 +252,15 @@ def _unpack(src: Path, dest: Path, allowed: list[str] | None, max_bytes: int, ma
     kept, ignored = _select([e.path for e in entries], allowed)
     by_path = {e.path: e for e in entries}
     dest.mkdir(parents=True, exist_ok=True)
-    budget = max_bytes
+    budget, unreadable = max_bytes, []
     for path in kept:
-        budget -= _extract(by_path[path], dest, budget)
-    notes = tuple(f"{path} was ignored: {reason}." for path, reason in ignored)
+        try:
+            budget -= _extract(by_path[path], dest, budget)
+        except _Unreadable as exc:
+            unreadable.append((path, str(exc)))
+    kept = [path for path in kept if path not in dict(unreadable)]
+    ignored += [(path, f"it could not be read from the archive ({why}), so it was left out") for path, why in unreadable]
+    notes = tuple(f"{shown(path)} was ignored: {reason}." for path, reason in ignored)
     for note in notes:
         log.debug(note)
     return Unpacked(root=dest, files=tuple(kept), ignored=tuple(p for p, _ in ignored), notes=notes)
@@ -241,6 +271,8 @@ def _extract(entry: _Entry, dest: Path, budget: int) -> int:
     target = dest.joinpath(*entry.path.split("/"))
     if dest.resolve() not in target.resolve().parents:
         raise SubmissionError(f"{entry.path}: would be written outside the submission folder")
+    if entry.packed > entry.size + entry.size // 64 + 1024:  # no compression makes data larger than that
+        raise SubmissionError(f"{entry.path}: its declared size is wrong (the archive lies about what it holds)")
     target.parent.mkdir(parents=True, exist_ok=True)
     written = 0
     fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
@@ -252,9 +284,18 @@ def _extract(entry: _Entry, dest: Path, budget: int) -> int:
                     raise SubmissionError(f"{entry.path}: unpacks to more than the size limit "
                                           "(the archive's declared sizes are wrong)")
                 out.write(chunk)
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, NotImplementedError) as exc:
-        raise SubmissionError(f"{entry.path}: cannot be read from the archive ({exc})") from exc
+    except SubmissionError:
+        target.unlink(missing_ok=True)
+        raise
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError,
+            ValueError) as exc:  # corrupt data, a bad CRC, an unknown compression, encryption
+        target.unlink(missing_ok=True)
+        raise _Unreadable(f"{type(exc).__name__}: {shown(str(exc))[:120]}") from None
     return written
+
+
+class _Unreadable(Exception):
+    """One entry's data cannot be read (the archive's directory was fine)."""
 
 
 def content_hash(root: Path) -> str:

@@ -30,8 +30,53 @@ def extract_answer_block(markdown: str) -> str | None:
     return None
 
 
+MAX_BLOCK_CHARS = 64_000
+MAX_DEPTH = 8  # `id: [a, b]` needs 2
+MAX_ANSWER_CHARS = 2_000
+
+
 def parse_answers(text: str, where: str) -> dict[str, str]:
-    """Map each id in a YAML answers block to the student's raw value ("" for blank)."""
+    """Map each id in a YAML answers block to the student's raw value ("" for blank).
+
+    Hostile text: the block is capped in size, anchors, aliases and explicit tags are
+    refused before anything is built (no alias bombs), nesting is bounded, and any
+    failure of the YAML library becomes an AnswerFormatError."""
+    if len(text) > MAX_BLOCK_CHARS:
+        raise AnswerFormatError(f"{where}: the answers block is longer than {MAX_BLOCK_CHARS:,} characters. {_HOW}")
+    try:
+        _check_events(text, where)
+        return _parse(text, where)
+    except AnswerFormatError:
+        raise
+    except Exception as exc:  # RecursionError, odd characters, anything the YAML library raises
+        raise AnswerFormatError(f"{where}: the answers block is not valid YAML ({type(exc).__name__}). {_HOW}") \
+            from None
+
+
+def _check_events(text: str, where: str) -> None:
+    """Refuse anchors, aliases and explicit tags, and nesting deeper than MAX_DEPTH (the parser is
+    iterative, so this runs before any recursive step)."""
+    depth = 0
+    try:
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+                raise AnswerFormatError(_format_problem(text, where, event.start_mark,
+                                                        "anchors and aliases (& and *) are not allowed"))
+            if getattr(event, "tag", None):  # the parser sets a tag only when the text writes one
+                raise AnswerFormatError(_format_problem(text, where, event.start_mark,
+                                                        "explicit tags (!!) are not allowed"))
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise AnswerFormatError(_format_problem(text, where, event.start_mark,
+                                                            f"nested more than {MAX_DEPTH} levels deep"))
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+    except yaml.YAMLError:
+        return  # _parse gives the precise message
+
+
+def _parse(text: str, where: str) -> dict[str, str]:
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
@@ -54,7 +99,7 @@ def parse_answers(text: str, where: str) -> dict[str, str]:
         if key_node.value in answers:
             raise AnswerFormatError(_format_problem(text, where, key_node.start_mark,
                                                     f"'{key_node.value}' is answered twice; keep one line"))
-        answers[key_node.value] = _raw_value(value_node)
+        answers[key_node.value] = _raw_value(value_node)[:MAX_ANSWER_CHARS]
     return answers
 
 

@@ -1,11 +1,13 @@
 """Numbers, vectors and quantities with units as students write them."""
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
-_NUMBER = r"[+-]?(?:\d{1,3}(?:,\d{3})+|\d[\d_]*)?(?:\.\d+)?(?:[eE][+-]?\d+)?"
-_TIMES_TEN = r"(?:\s*[x×*·]\s*10\s*(?:\^|\*\*)\s*([+-]?\d+))?"
+_NUMBER = r"[+-]?(?:\d{1,3}(?:,\d{3})+|\d[\d_]*)?(?:\.\d+)?(?:[eE][+-]?\d{1,4})?"
+_TIMES_TEN = r"(?:\s*[x×*·]\s*10\s*(?:\^|\*\*)\s*([+-]?\d{1,4}))?"
+MAX_TEXT = 200  # an answer longer than this is not a number a student typed
 _QUANTITY = re.compile(rf"^\s*({_NUMBER}){_TIMES_TEN}\s*([A-Za-z]*)\s*$")
 _PREFIX = {"": 0, "k": 1, "m": 2, "g": 3, "t": 4, "p": 5}
 _WORD_PREFIX = {"kilo": "k", "mega": "m", "giga": "g", "tera": "t", "peta": "p",
@@ -40,10 +42,15 @@ def parse_quantity(s: str) -> float:
 
 
 def _read_quantity(s: str) -> _Quantity:
+    if len(str(s)) > MAX_TEXT:
+        raise QuantityError(f"could not read an answer of {len(str(s))} characters as an amount of memory. {_ACCEPTED}")
     match = _QUANTITY.match(str(s).strip().lstrip("~≈").rstrip("."))
     if not match or not re.search(r"\d", match.group(1)):
         raise QuantityError(f"could not read {s!r} as an amount of memory. {_ACCEPTED}")
-    number = _to_float(match.group(1)) * (10.0 ** int(match.group(2)) if match.group(2) else 1.0)
+    try:
+        number = _scaled(match.group(1), match.group(2))
+    except ValueError:
+        raise QuantityError(f"{s!r} is too large (or too small) a number to work with. {_ACCEPTED}") from None
     unit = match.group(3)
     if not unit:
         raise QuantityError(f"{s!r} has no unit; a bare number could be bytes, kB or GB. {_ACCEPTED}")
@@ -51,7 +58,10 @@ def _read_quantity(s: str) -> _Quantity:
     if parsed is None:
         raise QuantityError(f"unknown unit {unit!r} in {s!r}. {_ACCEPTED}")
     level, binary, bits = parsed
-    return _Quantity(number, level, binary, bits, unit)
+    quantity = _Quantity(number, level, binary, bits, unit)
+    if not math.isfinite(quantity.bytes):
+        raise QuantityError(f"{s!r} is too large a number to work with. {_ACCEPTED}")
+    return quantity
 
 
 def _read_unit(unit: str) -> tuple[int, bool, bool] | None:
@@ -72,7 +82,24 @@ def _read_unit(unit: str) -> tuple[int, bool, bool] | None:
 
 
 def _to_float(text: str) -> float:
-    return float(text.replace(",", "").replace("_", ""))
+    """A finite float, or ValueError (never inf or NaN)."""
+    value = float(text.replace(",", "").replace("_", ""))
+    if not math.isfinite(value):
+        raise ValueError(text)
+    return value
+
+
+def _scaled(number: str, times_ten: str | None) -> float:
+    """``number`` × 10^``times_ten``: finite, or ValueError (no OverflowError)."""
+    value = _to_float(number)
+    if times_ten:
+        try:
+            value *= 10.0 ** int(times_ten)
+        except OverflowError:
+            raise ValueError(times_ten) from None
+    if not math.isfinite(value):
+        raise ValueError(number)
+    return value
 
 
 # ---------------------------------------------------------------- numbers and vectors
@@ -81,16 +108,26 @@ _PLAIN = re.compile(rf"^\s*({_NUMBER}){_TIMES_TEN}\s*(?:/\s*({_NUMBER}))?\s*[x×
 
 
 def _read_number(text: str) -> float:
+    """A finite float from ``text``, or ValueError (never OverflowError or ZeroDivisionError)."""
+    if len(text) > MAX_TEXT:
+        raise ValueError("too long")
     match = _PLAIN.match(text)
     if not match or not re.search(r"\d", match.group(1)):
         raise ValueError(text)
-    value = _to_float(match.group(1)) * (10.0 ** int(match.group(2)) if match.group(2) else 1.0)
+    value = _scaled(match.group(1), match.group(2))
     if match.group(3):
-        value /= _to_float(match.group(3))
+        divisor = _to_float(match.group(3))
+        if divisor == 0:
+            raise ValueError("division by zero")
+        value /= divisor
+        if not math.isfinite(value):
+            raise ValueError(text)
     return value
 
 
 def _read_vector(text: str) -> tuple[float, ...]:
+    if len(text) > 50 * MAX_TEXT:
+        raise ValueError("too long")
     inner = text.strip()
     if inner[:1] in "([" and inner[-1:] in ")]":
         inner = inner[1:-1]
