@@ -3,8 +3,8 @@
     --engine dask --workers K              a LocalCluster of K worker processes (a laptop, the tests)
     --engine dask --scheduler tcp://H:8786 an existing cluster (`dask scheduler` + `dask worker`, dask-jobqueue)
 
-The driver probes every worker first (grader version, sandbox), scatters the bundle once to all of
-them, and keeps at most one task per worker thread in flight, fresh submissions before regrades
+The driver probes every worker first (grader version, sandbox), sends the bundle once and has it
+copied to every worker, and keeps at most one task per worker thread in flight, fresh submissions before regrades
 (and at a higher Dask `priority`, for clusters that several drivers share). A task receives the
 submission as bytes and returns its report as a dict; only the driver writes files. A worker that
 dies mid-task (killed, out of memory, silent past `worker-ttl`) gets its task retried once
@@ -19,7 +19,7 @@ import socket
 import tempfile
 import threading
 import uuid
-from collections import deque
+from collections import Counter, deque
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -61,7 +61,7 @@ _BUNDLE_LOCK = threading.Lock()
 
 
 def _worker_bundle(blob: tuple[str, object], expected_hash: str) -> Bundle:
-    """The bundle opened once per worker process (from the scattered bytes), checked against the driver's hash."""
+    """The bundle opened once per worker process (from the bytes the driver sent once), checked against the driver's hash."""
     with _BUNDLE_LOCK:
         if expected_hash not in _BUNDLES:
             tmp = tempfile.TemporaryDirectory(prefix="lrkit-worker-bundle-")
@@ -106,21 +106,31 @@ def grade_task(entry_name: str, name: str, payload: tuple[str, object], bundle_b
 # ----------------------------------------------------------------------------- on the driver
 
 
-def _pack_bundle(path: Path) -> tuple[str, object]:
-    return ("file", path.read_bytes()) if path.is_file() else ("folder", folder_files(path))
+class BundleBytes:
+    """The bundle as one Dask value (a tuple would travel as several keys)."""
+
+    def __init__(self, path: Path):
+        self.blob = ("file", path.read_bytes()) if path.is_file() else ("folder", folder_files(path))
+
+
+def _bundle_blob(data: BundleBytes) -> tuple[str, object]:
+    return data.blob
 
 
 class DaskEngine:
+    """Grades a batch on a Dask cluster; see the module's docstring. ``task`` is what runs on a worker
+    (tests pass one that kills its worker); ``deaths`` worker deaths make a `crashed` row."""
+
     def __init__(self, *, scheduler: str | None = None, workers: int | None = None, allow_unsandboxed: bool = False,
-                 allow_mixed: bool = False, task: Callable[..., dict] = grade_task, retries: int = 1,
+                 allow_mixed: bool = False, task: Callable[..., dict] = grade_task, deaths: int = 2,
                  wait_s: float = 120.0):
         self.scheduler, self.workers = scheduler, workers
         self.allow_unsandboxed, self.allow_mixed = allow_unsandboxed, allow_mixed
-        self.task, self.retries, self.wait_s = task, retries, wait_s
+        self.task, self.deaths, self.wait_s = task, max(1, deaths), wait_s
         self.client = self.cluster = self.bundle = self.bundle_future = None
         self.mode = "sandboxed"
 
-    # -- start: cluster, probe, scatter
+    # -- start: cluster, probe, bundle
     def start(self, bundle_path: Path, bundle: Bundle) -> bool:
         distributed = _require_dask()
         import dask
@@ -128,17 +138,22 @@ class DaskEngine:
         self.bundle = bundle
         for noisy in ("distributed", "dask"):  # the cluster's INFO chatter would drown the progress lines
             logging.getLogger(noisy).setLevel(max(logging.WARNING, logging.getLogger(noisy).level))
+        # A worker's death fails the task it was running at once (KilledWorker) instead of the scheduler
+        # rescheduling it behind another task; the driver counts deaths per submission and resubmits.
         if self.scheduler:
             try:
                 self.client = distributed.Client(self.scheduler, timeout=self.wait_s)
             except OSError as exc:
                 raise UsageError(f"cannot reach the Dask scheduler at {self.scheduler}: {exc}") from None
+            try:
+                self.client.run_on_scheduler(lambda dask_scheduler: setattr(dask_scheduler, "allowed_failures", 0))
+            except Exception as exc:  # a scheduler that blocks run_on_scheduler: its own setting then applies
+                log.warning("could not set allowed-failures on the scheduler (%s); a submission that kills its "
+                            "worker may kill more workers before its row says crashed", exc)
         else:
-            n = self.workers or os.cpu_count() or 1
-            # one retry after a worker death, then KilledWorker (-> a crashed row)
-            with dask.config.set({"distributed.scheduler.allowed-failures": self.retries,
-                                  "distributed.scheduler.worker-saturation": 1.0}):
-                self.cluster = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+            with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+                self.cluster = distributed.LocalCluster(n_workers=self.workers or os.cpu_count() or 1,
+                                                        threads_per_worker=1, processes=True,
                                                         dashboard_address=None, silence_logs=logging.ERROR)
             self.client = distributed.Client(self.cluster)
         try:
@@ -147,7 +162,12 @@ class DaskEngine:
             self.close()
             raise UsageError(f"no Dask workers joined within {self.wait_s:.0f} s ({exc})") from None
         self._probe()
-        self.bundle_future = self.client.scatter(_pack_bundle(Path(bundle_path)), broadcast=True, hash=False)
+        # Sent once, as the data of a task (not `scatter`: scattered data is lost for good when the workers
+        # holding it die; a task's result is recomputed from the scheduler's copy), then copied to every worker.
+        self.bundle_future = self.client.submit(_bundle_blob, BundleBytes(Path(bundle_path)), pure=False,
+                                                key=f"lrkit-bundle-{bundle.hash[:12]}-{uuid.uuid4().hex[:6]}")
+        distributed.wait(self.bundle_future)
+        self.client.replicate([self.bundle_future])
         return self.mode == "unsandboxed"
 
     def _probe(self) -> None:
@@ -164,54 +184,69 @@ class DaskEngine:
         except UsageError:
             self.close()
             raise
-        log.info("dask: %d worker(s), %d thread(s), grading %s", len(probes), self._threads(), self.mode)
+        log.info("dask: %d worker(s), %d thread(s), grading %s", len(probes),
+                 sum(self.client.nthreads().values()), self.mode)
 
-    def _threads(self) -> int:
-        return sum(self.client.nthreads().values())
-
-    # -- run: a window of one task per worker thread
+    # -- run: each task pinned to a free worker thread, so a death concerns only the task that was running
     def run(self, jobs: list[Job]) -> Iterator[tuple[Job, Report]]:
         distributed = _require_dask()
         queue = deque(order_jobs(jobs))
-        inflight: dict = {}
+        inflight: dict = {}  # future -> (job, worker address)
+        died: dict[str, int] = {}
         done = distributed.as_completed()
         local: list[tuple[Job, Report]] = []
 
         def fill() -> None:
-            window = max(1, self._threads())
-            while queue and len(inflight) < window:
+            busy = Counter(addr for _, addr in inflight.values())
+            free = [addr for addr, n in sorted(self.client.nthreads().items()) for _ in range(n - busy[addr])]
+            while queue and free:
                 job = queue.popleft()
                 payload = pack_submission(job.path)
                 if payload is None:  # a link, a device, too big: rejected while unpacking, here
                     local.append((job, self._unsendable(job)))
                     continue
+                addr = free.pop(0)
                 future = self.client.submit(
                     self.task, job.path.name, job.name, payload, self.bundle_future, self.bundle.hash, self.mode,
-                    key=f"lrkit-grade-{uuid.uuid4().hex[:12]}", pure=False, retries=self.retries,
-                    priority=REGRADE_PRIORITY if job.regrade else FRESH_PRIORITY)
-                inflight[future] = job
+                    key=f"lrkit-grade-{uuid.uuid4().hex[:12]}", pure=False, retries=1, workers=[addr],
+                    allow_other_workers=True, priority=REGRADE_PRIORITY if job.regrade else FRESH_PRIORITY)
+                inflight[future] = (job, addr)
                 done.add(future)
 
-        fill()
-        while inflight or local:
+        while queue or inflight or local:
+            fill()
             while local:
                 yield local.pop()
             if not inflight:
-                fill()
+                if queue:
+                    self._wait_for_workers()
                 continue
             future = next(done)
-            job = inflight.pop(future)
-            report = self._collect(future, job)
+            job, _ = inflight.pop(future)
+            report = self._collect(future, job, died)
             future.release()
-            fill()
-            yield job, report
+            if report is None:
+                queue.appendleft(job)  # its worker died under it: once more, on a live worker
+            else:
+                yield job, report
 
-    def _collect(self, future, job: Job) -> Report:
+    def _wait_for_workers(self) -> None:
+        try:
+            self.client.wait_for_workers(1, timeout=self.wait_s)
+        except (TimeoutError, OSError) as exc:
+            raise LrkitError(f"no Dask worker left for {self.wait_s:.0f} s ({exc}); rerun the batch: it resumes") from exc
+
+    def _collect(self, future, job: Job, died: dict[str, int]) -> Report | None:
+        """The report; None to grade the job again (its worker died, fewer than `deaths` times so far)."""
         distributed = _require_dask()
         try:
             return Report.from_dict(future.result())
         except distributed.KilledWorker:
-            log.warning("%s: its worker died twice; recorded as crashed", job.name)
+            died[job.name] = died.get(job.name, 0) + 1
+            if died[job.name] < self.deaths:
+                log.warning("%s: its worker died while grading it; grading it again", job.name)
+                return None
+            log.warning("%s: its worker died %d times; recorded as crashed", job.name, died[job.name])
             return crashed_report(self.bundle, job.name, KILLED)
         except Exception as exc:
             if self.client.status not in ("running", "connecting"):
