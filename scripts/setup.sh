@@ -21,7 +21,7 @@ STAMP=.venv/.lrkit-installed
 WANT=$(sha256sum pyproject.toml | cut -c1-16)
 if [ "$(cat "$STAMP" 2>/dev/null)" != "$WANT" ] || ! .venv/bin/python -c "import torch, grader" >/dev/null 2>&1; then
   .venv/bin/pip install -q torch==2.13.0
-  .venv/bin/pip install -q -e ".[dev]"
+  .venv/bin/pip install -q -e ".[dev,dask]"
   echo "$WANT" > "$STAMP"
 fi
 echo "setup: ready ($(.venv/bin/python -c 'import torch; print("torch", torch.__version__)'))"
