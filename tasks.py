@@ -5,7 +5,7 @@
     python tasks.py release [NAME...]           dist/<name>-student.zip and dist/<name>-autograder.zip
     python tasks.py examples [--jobs N]         batch-grade examples/submissions/<name>/ -> out/<name>/
     python tasks.py all                         build, check, release, examples (the README's main job)
-    python tasks.py bench basics|grade          benchmarks (not timed tests)
+    python tasks.py bench basics|grade|scale    benchmarks (not timed tests)
 """
 from __future__ import annotations
 
@@ -57,10 +57,14 @@ def task_all(args) -> int:
 
 
 def task_bench(args) -> int:
-    """`bench grade` measures the grader; `bench NAME` runs the benchmarks an assignment keeps in
-    `assignments/NAME/_bench/` (NAME may be a unique suffix, e.g. `basics`)."""
+    """`bench grade` measures the grader, `bench scale` the batch engines; `bench NAME` runs the benchmarks
+    an assignment keeps in `assignments/NAME/_bench/` (NAME may be a unique suffix, e.g. `basics`)."""
     if args.what == "grade":
         from grader.bench import main
+
+        return main(args.rest)
+    if args.what == "scale":
+        from grader.bench_scale import main
 
         return main(args.rest)
     import runpy
@@ -70,7 +74,7 @@ def task_bench(args) -> int:
     scripts = sorted(folders[0].glob("_bench/*.py")) if len(folders) == 1 else []
     if not scripts:
         known = sorted(p.parent.parent.name for p in (ROOT / "assignments").glob("*/_bench/*.py"))
-        logging.error("no benchmark for %r; known: grade, %s", args.what, ", ".join(known) or "(none)")
+        logging.error("no benchmark for %r; known: grade, scale, %s", args.what, ", ".join(known) or "(none)")
         return 2
     rc = 0
     for script in scripts:
