@@ -2,7 +2,12 @@
 
     <name>-autograder.zip   solution/...        the solution tree (hidden checks, answer key)
                             template/...        the student template (the overlay base)
+                            lrkit-assignment.json   the assignment's identity (name, release hash)
                             MANIFEST.sha256     "<sha256>  <path>" per entry
+
+The same `lrkit-assignment.json` ships in the student zip and comes back with every
+submission (and in the notebook's metadata, `metadata.lrkit`), so a submission graded
+with another assignment's bundle is recognised and named.
 
 Zips are deterministic (sorted entries, fixed timestamps and permissions). `tree_hash`
 is the kit's one content hash: the same files give the same hash whether they come as a
@@ -11,6 +16,7 @@ zip, a bundle folder or a submission folder, so a resumed batch skips what it gr
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import tempfile
 import zipfile
@@ -29,6 +35,44 @@ from grader.errors import BundleError
 
 FIXED_TIME = (1980, 1, 1, 0, 0, 0)
 MANIFEST = "MANIFEST.sha256"
+IDENTITY = "lrkit-assignment.json"
+_IDENTITY_MAX_BYTES = 64_000
+
+
+@dataclass(frozen=True)
+class Identity:
+    """Which assignment, and which release of it: the release hash is the tree hash of the
+    bundle's solution and template, so any change to what students get or what grades them
+    gives a new one."""
+
+    assignment: str
+    release: str
+
+    @property
+    def short(self) -> str:
+        return self.release[:12]
+
+    def to_bytes(self, title: str = "", hand_in: tuple[str, ...] = ()) -> bytes:
+        data = {"assignment": self.assignment, "release": self.release, "title": title, "hand_in": list(hand_in)}
+        return (json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def read_identity(data: bytes | str | dict) -> Identity | None:
+    """An `Identity` from the bytes of an identity file (or notebook metadata); None if unusable.
+    Submissions are hostile: size-capped, and only short strings are taken."""
+    if isinstance(data, (bytes, str)):
+        if len(data) > _IDENTITY_MAX_BYTES:
+            return None
+        try:
+            data = json.loads(data)
+        except (ValueError, RecursionError):
+            return None
+    if not isinstance(data, dict):
+        return None
+    name, release = data.get("assignment"), data.get("release")
+    if not (isinstance(name, str) and isinstance(release, str) and 0 < len(name) <= 200 and len(release) <= 200):
+        return None
+    return Identity(name, release)
 
 
 def tree_hash(files: Iterable[tuple[str, bytes]]) -> str:
@@ -56,10 +100,14 @@ def folder_hash(root: Path) -> str:
     return tree_hash(folder_files(root))
 
 
-def write_zip(path: Path, entries: list[tuple[str, bytes]]) -> str:
-    """Write a deterministic zip atomically (with a MANIFEST.sha256); return its sha256."""
-    manifest = "".join(f"{hashlib.sha256(data).hexdigest()}  {name}\n" for name, data in sorted(entries))
-    entries = sorted(entries + [(MANIFEST, manifest.encode())])
+def write_zip(path: Path, entries: list[tuple[str, bytes]], *, manifest: bool = True,
+              executable: frozenset[str] = frozenset()) -> str:
+    """Write a deterministic zip atomically (with a MANIFEST.sha256 unless told not to); return
+    its sha256. Entries are 0644, those named in ``executable`` 0755."""
+    if manifest:
+        listing = "".join(f"{hashlib.sha256(data).hexdigest()}  {name}\n" for name, data in sorted(entries))
+        entries = entries + [(MANIFEST, listing.encode())]
+    entries = sorted(entries)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     os.close(fd)
@@ -67,7 +115,7 @@ def write_zip(path: Path, entries: list[tuple[str, bytes]]) -> str:
         with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zf:
             for name, data in entries:
                 info = zipfile.ZipInfo(name, FIXED_TIME)
-                info.external_attr = 0o644 << 16
+                info.external_attr = (0o100755 if name in executable else 0o644) << 16
                 info.compress_type = zipfile.ZIP_DEFLATED
                 zf.writestr(info, data)
         os.replace(tmp, path)
@@ -83,6 +131,11 @@ def bundle_entries(solution: Path, template: Path) -> list[tuple[str, bytes]]:
             + [(f"template/{rel}", data) for rel, data in folder_files(template)])
 
 
+def release_identity(name: str, solution: Path, template: Path) -> Identity:
+    """The identity of releasing these two trees (the same trees give the same hash)."""
+    return Identity(name, tree_hash(bundle_entries(solution, template)))
+
+
 @dataclass(frozen=True)
 class Bundle:
     solution: Path
@@ -90,6 +143,7 @@ class Bundle:
     config: AssignmentConfig
     rubric: Rubric
     hash: str
+    identity: Identity | None = None  # None for a bundle released before identities existed
 
 
 def open_bundle(path: Path, into: Path) -> Bundle:
@@ -115,7 +169,8 @@ def open_bundle(path: Path, into: Path) -> Bundle:
     except ConfigError as exc:
         raise BundleError(f"{path}: the bundle's own configuration is broken (an instructor error, not the "
                           f"student's): {exc}") from exc
-    return Bundle(solution, template, config, rubric, folder_hash(root))
+    identity = read_identity((root / IDENTITY).read_bytes()) if (root / IDENTITY).is_file() else None
+    return Bundle(solution, template, config, rubric, folder_hash(root), identity)
 
 
 def _extract(path: Path, into: Path) -> None:

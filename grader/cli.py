@@ -1,6 +1,7 @@
 """The `grade` console script.
 
     grade --local [DIR]                                   a student, in their copy of the template
+    grade pack [DIR]                                      a student: the zip to hand in
     grade submission PATH --autograder ZIP --out DIR      one submission, officially
     grade batch DIR --autograder ZIP --out DIR --jobs N   a whole class
     grade batch DIR … --shard I/N                         the part of the class in shard I of N (CI arrays)
@@ -46,6 +47,8 @@ def cmd_submission(args) -> int:
     from grader.grading.pipeline import grade_submission
     from grader.report.render import render_terminal, write_reports
 
+    if not Path(args.path).exists():  # a typo is a usage error: no report at 0, nothing written
+        raise UsageError(f"{args.path}: no such file or folder (a submission is a folder, a .zip or a notebook)")
     unsandboxed = _refuse_unsandboxed(args.allow_unsandboxed)
     report = grade_submission(Path(args.path), Path(args.autograder), unsandboxed=unsandboxed)
     paths = write_reports(report, Path(args.out))
@@ -78,6 +81,14 @@ def cmd_merge(args) -> int:
     return merge_shards([Path(f) for f in args.outputs], Path(args.out))
 
 
+def cmd_pack(args) -> int:
+    from grader.grading.handin import pack_submission
+
+    path, files = pack_submission(Path(args.dir))
+    print(f"wrote {path} with {', '.join(files)}\nhand in this one file")
+    return 0
+
+
 def cmd_manual(args) -> int:
     from grader.grading.manual import export_sheet, import_sheet
 
@@ -92,7 +103,9 @@ def parser() -> argparse.ArgumentParser:
                    help="grade your own work (public tests and answers only; unofficial)")
     p.add_argument("-v", "--verbose", action="store_true")
     sub = p.add_subparsers(dest="command")
-    s = sub.add_parser("submission", help="grade one submission (folder or .zip)")
+    k = sub.add_parser("pack", help="zip your work to hand in (the files the grader takes, nothing else)")
+    k.add_argument("dir", nargs="?", default=".")
+    s = sub.add_parser("submission", help="grade one submission (folder, .zip or notebook)")
     s.add_argument("path")
     s.add_argument("--autograder", required=True, help="dist/<name>-autograder.zip")
     s.add_argument("--out", required=True)
@@ -137,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
 def _dispatch(args) -> int:
     if args.local is not None:
         return cmd_local(args)
-    handlers = {"submission": cmd_submission, "batch": cmd_batch, "merge": cmd_merge, "manual": cmd_manual}
+    handlers = {"pack": cmd_pack, "submission": cmd_submission, "batch": cmd_batch, "merge": cmd_merge, "manual": cmd_manual}
     if args.command not in handlers:
         parser().print_help()
         return 2

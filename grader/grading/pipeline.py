@@ -8,6 +8,7 @@
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import platform
@@ -38,10 +39,11 @@ from grader.grading.execute import (
     read_notebook,
     skipped_run,
 )
+from grader.grading.intake import assemble, submission_name, take_in
 from grader.grading.probing import run_checks
 from grader.grading.public_tests import run_public_tests
 from grader.grading.score import Outcomes, score
-from grader.grading.unpack import SubmissionError, unpack_submission
+from grader.grading.unpack import SubmissionError
 from grader.grading.version import grader_version
 from grader.results import AnswerOutcome, CellOutcome, Figure, ItemResult, Report
 
@@ -61,23 +63,6 @@ def environment() -> dict[str, str]:
             "torch": installed("torch"), "numpy": installed("numpy"), "nbclient": installed("nbclient"),
             "ipykernel": installed("ipykernel"),
             "platform": platform.platform(terse=True), "seed": "fixed per case"}
-
-
-def _assemble(submission: Path, template: Path, config: AssignmentConfig, work: Path) -> tuple[Path, list[str]]:
-    """Template tree + the student's allowed files on top; returns (tree, notes)."""
-    unpacked = unpack_submission(submission, work / "unpacked", allowed=list(config.student_files))
-    tree = work / "tree"
-    shutil.copytree(template, tree)
-    for rel in unpacked.files:
-        target = tree / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(unpacked.root / rel, target)
-    # files the template ships anyway (tests, rubric) are not worth a note; extra files are
-    notes = [n for n in unpacked.notes if not (template / n.split(" was ignored", 1)[0]).exists()]
-    if not unpacked.files:
-        notes.append("the submission contains none of the files this assignment grades ("
-                     + ", ".join(config.student_files) + "); the untouched template was graded")
-    return tree, notes
 
 
 def _answers(nb: dict, key: dict, rubric: Rubric, official: bool, where: str) -> tuple[dict, list[str]]:
@@ -151,9 +136,12 @@ def _grade_tree(tree: Path, template: Path, config: AssignmentConfig, rubric: Ru
     timings, notes = {}, []
     nb_path = tree / config.notebook
     template_nb = json.loads((template / config.notebook).read_text())
-    submitted = read_notebook(nb_path.read_text(encoding="utf-8", errors="replace"), config.notebook)
-    prepared, prep_notes = prepare_notebook(submitted, template_nb)
-    notes += prep_notes
+    handed_in = nb_path.is_file()  # a submission without its notebook is graded on what it has
+    prepared = _template_notebook(template, config)
+    if handed_in:
+        submitted = read_notebook(nb_path.read_text(encoding="utf-8", errors="replace"), config.notebook)
+        prepared, prep_notes = prepare_notebook(submitted, template_nb)
+        notes += prep_notes
     # The notebook and the checks (or public tests) run side by side, in separate sandboxed
     # processes, each on its own copy of the tree (in a batch too: `--jobs` adds parallelism
     # across submissions). A module whose import already hangs does not get to hang the
@@ -161,6 +149,8 @@ def _grade_tree(tree: Path, template: Path, config: AssignmentConfig, rubric: Ru
     cancel = threading.Event()
 
     def notebook():
+        if not handed_in:
+            return skipped_run(prepared, f"the notebook was not run: {config.notebook} is not in the submission")
         return execute_notebook(tree, config.notebook, prepared, config.limits, unsandboxed=unsandboxed,
                                 cancel=cancel)
 
@@ -199,7 +189,8 @@ def _grade_tree(tree: Path, template: Path, config: AssignmentConfig, rubric: Ru
         withheld = ("no credit for notebook cells: the notebook changes how IPython executes cells ("
                     + "; ".join(hooks[:3]) + "), so 'this cell ran' cannot be trusted (flagged for review)")
         notes.append("tampering suspected: " + withheld)
-    answers, answer_notes = _answers(prepared, key, rubric, checks_from is not None, config.notebook)
+    answers, answer_notes = _answers(prepared if handed_in else {"cells": []}, key, rubric, checks_from is not None,
+                                     config.notebook)
     notes += answer_notes
     outcomes = Outcomes(cases=cases, cells=run.cells, answers=answers, tests=tests,
                         checks_run=checks_from is not None, exercise_cells=_exercise_cells(template_nb),
@@ -221,30 +212,56 @@ def failed_report(config: AssignmentConfig, rubric: Rubric, name: str, status: s
 
 def grade_submission(submission: Path, bundle_path: Path | Bundle, *, unsandboxed: bool = False,
                      name: str | None = None, parallel: bool = True) -> Report:
-    """Official grading of one submission (a folder or a .zip) against an autograder bundle
-    (its zip or folder, or a `Bundle` already opened, as a batch does once for the class)."""
+    """Official grading of one submission (a folder, a .zip or a bare notebook) against an autograder
+    bundle (its zip or folder, or a `Bundle` already opened, as a batch does once for the class)."""
     submission = Path(submission)
-    name = name or submission.name.removesuffix(".zip")
+    name = name or submission_name(submission)
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="lrkit-grade-") as tmp:
         work = Path(tmp)
         bundle = bundle_path if isinstance(bundle_path, Bundle) else open_bundle(Path(bundle_path), work / "bundle")
         config, rubric = bundle.config, bundle.rubric
         try:
-            tree, notes = _assemble(submission, bundle.template, config, work)
+            intake = take_in(submission, work, bundle)
+            tree, notes = assemble(intake, bundle.template, config, work)
             sub_hash = folder_hash(work / "unpacked")
         except SubmissionError as exc:
             return failed_report(config, rubric, name, "invalid", str(exc), True, bundle.hash)
-        key = load_key(bundle.solution / "answer_key.yaml") if (bundle.solution / "answer_key.yaml").is_file() else {}
+        key = _key(bundle.solution, config)
         try:
             graded = _grade_tree(tree, bundle.template, config, rubric, key=key, checks_from=bundle.solution,
                                  unsandboxed=unsandboxed, parallel=parallel)
         except NotebookError as exc:
             return failed_report(config, rubric, name, "invalid", str(exc), True, bundle.hash, sub_hash)
+        graded = _feedback_after_publishing(graded, rubric, _key(bundle.template, config), config)
+    if intake.missing and graded.status == "graded":
+        graded = dataclasses.replace(graded, status="incomplete")
     if unsandboxed:
         notes.append("graded WITHOUT a sandbox (--allow-unsandboxed): not an official grade")
     return _report(config, rubric, name, graded, started, official=not unsandboxed, before=notes,
                    submission_hash=sub_hash, bundle_hash=bundle.hash)
+
+
+def _template_notebook(template: Path, config: AssignmentConfig) -> dict:
+    """The template's notebook, read and prepared like a submitted one (what a missing notebook shows)."""
+    text = (template / config.notebook).read_text(encoding="utf-8")
+    return prepare_notebook(read_notebook(text, config.notebook), json.loads(text))[0]
+
+
+def _key(folder: Path, config: AssignmentConfig) -> dict:
+    path = folder / "answer_key.yaml"
+    return load_key(path, sigfigs=config.answers.sigfigs, hints=config.answers.hints) if path.is_file() else {}
+
+
+def _feedback_after_publishing(graded: GradedTree, rubric: Rubric, public_key: dict,
+                               config: AssignmentConfig) -> GradedTree:
+    """Answer items judged against a hidden key are `hidden`: Gradescope shows their feedback once
+    grades are published, so it cannot steer resubmissions (unless `answers.feedback: visible`)."""
+    if config.answers.feedback == "visible":
+        return graded
+    secret = {i.id for i in rubric.items if i.kind == "answers" and any(a not in public_key for a in i.answers)}
+    items = tuple(dataclasses.replace(i, hidden=True) if i.id in secret else i for i in graded.items)
+    return dataclasses.replace(graded, items=items)
 
 
 def _report(config: AssignmentConfig, rubric: Rubric, name: str, graded: GradedTree, started: float, *,
@@ -265,11 +282,12 @@ def grade_local(folder: Path) -> Report:
         raise UsageError(f"{folder} has no assignment.yaml; run 'grade --local' inside your assignment folder "
                          "(the one holding the notebook)")
     config, rubric = load_assignment(folder, check_name=False), load_rubric(folder)
-    key = load_key(folder / "answer_key.yaml") if (folder / "answer_key.yaml").is_file() else {}
+    key = _key(folder, config)
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="lrkit-local-") as tmp:
         tree = Path(tmp) / "tree"
-        shutil.copytree(folder, tree, ignore=shutil.ignore_patterns("__pycache__", "grade-report", ".*"))
+        shutil.copytree(folder, tree, ignore=shutil.ignore_patterns("__pycache__", "grade-report", ".*", "venv",
+                                                                    "wheels", "*.zip"))
         graded = _grade_tree(tree, folder, config, rubric, key=key, checks_from=None,
                              unsandboxed=not sandbox.sandbox_available())
     after = ["local run: public tests and public answers only; hidden items are graded by the official grader"]
