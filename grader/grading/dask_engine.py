@@ -4,12 +4,15 @@
     --engine dask --scheduler tcp://H:8786 an existing cluster (`dask scheduler` + `dask worker`, dask-jobqueue)
 
 The driver probes every worker first (grader version, sandbox), sends the bundle once and has it
-copied to every worker, and keeps at most one task per worker thread in flight, fresh submissions before regrades
-(and at a higher Dask `priority`, for clusters that several drivers share). A task receives the
-submission as bytes and returns its report as a dict; only the driver writes files. A worker that
-dies mid-task (killed, out of memory, silent past `worker-ttl`) gets its task retried once
-(`allowed-failures: 1` on a LocalCluster); the second death makes `KilledWorker`, which becomes a
-`crashed` row. Losing the scheduler stops the batch (rerun it: it resumes).
+copied to every worker, and pins each task to a free worker thread (one task per thread in flight),
+fresh submissions before regrades (and at a higher Dask `priority`, for clusters that several
+drivers share). A task receives the submission as bytes and returns its report as a dict; only the
+driver writes files.
+
+A worker that dies mid-task (killed, out of memory, silent past `worker-ttl`) fails that task at
+once (the driver sets the scheduler's `allowed-failures` to 0, so the scheduler never queues it
+behind another task that might kill its worker next); the driver grades it again on a live worker,
+and a second death makes it a `crashed` row. Losing the scheduler stops the batch (rerun: it resumes).
 """
 from __future__ import annotations
 
