@@ -102,7 +102,7 @@ network. To open the notebook: `pip install notebook` and `jupyter notebook {con
 ## Test
 
 ```bash
-pytest tests/                        # the public tests; pytest tests/ -k NAME for some of them
+python -m pytest tests/              # the public tests; add -k NAME for some of them
 grade --local                        # your notebook, the public tests and the answers you can check
 ```
 
