@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Set up everything the kit needs on a fresh machine; safe to run again (fast when done).
 #   - bubblewrap for the grading sandbox (Debian/Ubuntu, when run as root)
+#   - chromium (headless) for the tests that render the HTML reports in a browser
 #   - .venv with the pinned CPU build of torch first (a bare `torch` would pull a CUDA build), then the kit
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,6 +11,15 @@ if ! command -v bwrap >/dev/null 2>&1; then
       || echo "setup: could not install bubblewrap; official grading will refuse to run (grade --local still works)" >&2
   else
     echo "setup: bubblewrap not found and cannot be installed here; grade --local still works (unofficial)" >&2
+  fi
+fi
+# Headless Chromium: the tests look at the HTML reports in a real browser (math, figures, links).
+if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null \
+      || echo "setup: could not install chromium; tests/report/test_browser.py will fail" >&2
+  else
+    echo "setup: chromium not found and cannot be installed here; tests/report/test_browser.py needs it" >&2
   fi
 fi
 PY=${PYTHON:-python3}

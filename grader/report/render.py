@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 import jinja2
+from markupsafe import Markup
 
 from grader.report.mathml import math_html
 from grader.results import ItemResult, Report, code_cell_numbers
@@ -79,8 +80,16 @@ def _environment(autoescape: bool) -> jinja2.Environment:
     env.filters["md"] = _md_cell
     env.filters["label"] = status_label
     if autoescape:
-        env.filters["math"] = math_html
+        env.filters["math"] = _rich
     return env
+
+
+_CELL_LINK = re.compile(r"report\.html#cell-(\d{1,6})")
+
+
+def _rich(text: Any) -> Markup:
+    """Student-facing text as HTML: escaped, LaTeX as MathML, "report.html#cell-N" as a link to the cell."""
+    return Markup(_CELL_LINK.sub(r'<a href="#cell-\1">report.html#cell-\1</a>', str(math_html(text))))
 
 
 _HTML = _environment(autoescape=True)

@@ -64,6 +64,7 @@ def test_cells_are_numbered_like_jupyter_with_anchors():
     html = render_html(report())
     assert '<tr id="cell-2">' in html and ">[2]<" in html  # the second code cell, whatever its position
     assert "likely cause: x" in html  # the full error lives here
+    assert '<a href="#cell-2">report.html#cell-2</a>' in html  # and the shortened message links to it
 
 
 def test_units_are_right():
