@@ -9,7 +9,8 @@ fresh submissions before regrades (and at a higher Dask `priority`, for clusters
 drivers share). A task receives the submission as bytes and returns its report as a dict; only the
 driver writes files.
 
-A worker that dies mid-task (killed, out of memory, silent past `worker-ttl`) fails that task at
+A worker that dies mid-task (killed, out of memory, silent past `worker-ttl`, or stopped by the
+driver because its task ran past a deadline far beyond the sandbox's own limits) fails that task at
 once (the driver sets the scheduler's `allowed-failures` to 0, so the scheduler never queues it
 behind another task that might kill its worker next); the driver grades it again on a live worker,
 and a second death makes it a `crashed` row. Losing the scheduler stops the batch (rerun: it resumes).
@@ -21,6 +22,7 @@ import os
 import socket
 import tempfile
 import threading
+import time
 import uuid
 from collections import Counter, deque
 from pathlib import Path
@@ -44,6 +46,7 @@ from grader.results import Report
 
 log = logging.getLogger(__name__)
 FRESH_PRIORITY, REGRADE_PRIORITY = 1, 0
+POLL_S = 2.0  # how often the driver looks for tasks past their deadline
 KILLED = ("the grading worker died twice while grading this submission (killed, out of memory or unresponsive; "
           "it was retried once); rerun the batch to try again, or tell the course staff")
 
@@ -80,6 +83,12 @@ def _worker_bundle(blob: tuple[str, object], expected_hash: str) -> Bundle:
                                   f"expected {expected_hash[:12]})")
             _BUNDLES[expected_hash] = (tmp, bundle)
         return _BUNDLES[expected_hash][1]
+
+
+async def _exit_worker() -> None:
+    """Run by the driver in the event loop of a worker stuck past a task's deadline (a coroutine, so
+    the driver need not wait for an answer that never comes); the nanny, if any, starts a new one."""
+    os._exit(70)
 
 
 def probe_worker() -> dict:
@@ -126,10 +135,12 @@ class DaskEngine:
 
     def __init__(self, *, scheduler: str | None = None, workers: int | None = None, allow_unsandboxed: bool = False,
                  allow_mixed: bool = False, task: Callable[..., dict] = grade_task, deaths: int = 2,
-                 wait_s: float = 120.0):
+                 wait_s: float = 120.0, task_timeout_s: float | None = None):
         self.scheduler, self.workers = scheduler, workers
         self.allow_unsandboxed, self.allow_mixed = allow_unsandboxed, allow_mixed
         self.task, self.deaths, self.wait_s = task, max(1, deaths), wait_s
+        self.task_timeout_s = task_timeout_s  # default: from the bundle's limits, with room to spare
+        self.overdue: set[str] = set()
         self.client = self.cluster = self.bundle = self.bundle_future = None
         self.mode = "sandboxed"
 
@@ -139,6 +150,9 @@ class DaskEngine:
         import dask
 
         self.bundle = bundle
+        if self.task_timeout_s is None:  # the sandbox's own limits end student code long before this
+            limits = bundle.config.limits
+            self.task_timeout_s = 2 * (limits.notebook_timeout_s + limits.checks_timeout_s) + 300
         for noisy in ("distributed", "dask"):  # the cluster's INFO chatter would drown the progress lines
             logging.getLogger(noisy).setLevel(max(logging.WARNING, logging.getLogger(noisy).level))
         # A worker's death fails the task it was running at once (KilledWorker) instead of the scheduler
@@ -194,13 +208,12 @@ class DaskEngine:
     def run(self, jobs: list[Job]) -> Iterator[tuple[Job, Report]]:
         distributed = _require_dask()
         queue = deque(order_jobs(jobs))
-        inflight: dict = {}  # future -> (job, worker address)
+        inflight: dict = {}  # future -> (job, worker address, when submitted)
         died: dict[str, int] = {}
-        done = distributed.as_completed()
         local: list[tuple[Job, Report]] = []
 
         def fill() -> None:
-            busy = Counter(addr for _, addr in inflight.values())
+            busy = Counter(addr for _, addr, _ in inflight.values())
             free = [addr for addr, n in sorted(self.client.nthreads().items()) for _ in range(n - busy[addr])]
             while queue and free:
                 job = queue.popleft()
@@ -213,8 +226,7 @@ class DaskEngine:
                     self.task, job.path.name, job.name, payload, self.bundle_future, self.bundle.hash, self.mode,
                     key=f"lrkit-grade-{uuid.uuid4().hex[:12]}", pure=False, retries=1, workers=[addr],
                     allow_other_workers=True, priority=REGRADE_PRIORITY if job.regrade else FRESH_PRIORITY)
-                inflight[future] = (job, addr)
-                done.add(future)
+                inflight[future] = (job, addr, time.monotonic())
 
         while queue or inflight or local:
             fill()
@@ -224,14 +236,36 @@ class DaskEngine:
                 if queue:
                     self._wait_for_workers()
                 continue
-            future = next(done)
-            job, _ = inflight.pop(future)
+            future = self._next_done(inflight, distributed)
+            job, _, _ = inflight.pop(future)
             report = self._collect(future, job, died)
             future.release()
             if report is None:
                 queue.appendleft(job)  # its worker died under it: once more, on a live worker
             else:
                 yield job, report
+
+    def _next_done(self, inflight: dict, distributed):
+        """The first finished future; meanwhile, stop the worker of a task past its deadline (its
+        death then counts like any other: graded again once, then a `crashed` row)."""
+        while True:
+            finished = [f for f in inflight if f.done()]
+            if finished:
+                return finished[0]
+            try:
+                distributed.wait(list(inflight), timeout=POLL_S, return_when="FIRST_COMPLETED")
+            except Exception:  # the timeout, or cancelled futures (done: picked up above)
+                pass
+            now = time.monotonic()
+            late = {f.key: job for f, (job, _, started) in inflight.items()
+                    if now - started > self.task_timeout_s and job.name not in self.overdue}
+            if late:
+                for worker, keys in self.client.processing().items():
+                    for key in set(keys) & set(late):
+                        log.warning("%s: still grading after %.0f s; stopping its worker %s", late[key].name,
+                                    self.task_timeout_s, worker)
+                        self.overdue.add(late[key].name)
+                        self.client.run(_exit_worker, workers=[worker], wait=False)
 
     def _wait_for_workers(self) -> None:
         try:
@@ -246,10 +280,16 @@ class DaskEngine:
             return Report.from_dict(future.result())
         except distributed.KilledWorker:
             died[job.name] = died.get(job.name, 0) + 1
+            late = job.name in self.overdue
+            self.overdue.discard(job.name)
             if died[job.name] < self.deaths:
-                log.warning("%s: its worker died while grading it; grading it again", job.name)
+                log.warning("%s: its worker %s while grading it; grading it again", job.name,
+                            "was stopped (too slow)" if late else "died")
                 return None
             log.warning("%s: its worker died %d times; recorded as crashed", job.name, died[job.name])
+            if late:
+                return crashed_report(self.bundle, job.name, f"grading took longer than {self.task_timeout_s:.0f} s "
+                                                             "on two workers (each was stopped); tell the course staff")
             return crashed_report(self.bundle, job.name, KILLED)
         except Exception as exc:
             if self.client.status not in ("running", "connecting"):

@@ -301,6 +301,22 @@ def test_a_killed_worker_loses_no_row_and_a_poison_submission_becomes_crashed(kl
     assert (out / "dave_once" / "report.json").stat().st_mtime_ns == before
 
 
+def _hanging_task(entry_name, name, *args):
+    time.sleep(3600)  # a grader bug that never returns (student code has the sandbox's limits)
+
+
+def test_a_task_past_its_deadline_stops_its_worker_then_becomes_crashed(klass, cluster, tmp_path):
+    from grader.grading.dask_engine import DaskEngine
+
+    subs, out = tmp_path / "subs", tmp_path / "out"
+    shutil.copytree(klass.subs / "bob_template", subs / "stuck")
+    engine = DaskEngine(scheduler=cluster.scheduler_address, allow_unsandboxed=UNSANDBOXED, task=_hanging_task,
+                        task_timeout_s=3)
+    assert batch.grade_batch(subs, klass.bundle, out, engine=engine) == 1
+    assert _rows(out)["stuck"]["status"] == "crashed"
+    assert "longer than 3 s" in load_report(out / "stuck" / "report.json").notes[0]
+
+
 def test_workers_of_another_grader_version_are_refused(klass, cluster, tmp_path, monkeypatch):
     from grader.grading import dask_engine
 
