@@ -123,12 +123,13 @@ HOOK_PATTERNS = re.compile(
 def execution_hooks(prepared: dict) -> list[str]:
     """Cells whose code reaches into IPython's execution machinery (which could make later
     cells "run" without running). Read in the grader, from the source; evidence, not proof."""
-    found = []
-    for index, cell in enumerate(prepared["cells"]):
+    found, number = [], 0
+    for cell in prepared["cells"]:
         if cell["cell_type"] == "code":
+            number += 1  # Jupyter's In [n] after Run All
             m = HOOK_PATTERNS.search(cell["source"])
             if m:
-                found.append(f"cell {index} uses '{m.group(0).strip()}'")
+                found.append(f"In [{number}] uses '{m.group(0).strip()}'")
     return found
 
 

@@ -76,7 +76,7 @@ def _answers(nb: dict, key: dict, rubric: Rubric, official: bool, where: str) ->
         if "answers" in tags:
             block = extract_answer_block(source)
             try:
-                given.update(parse_answers(block or "", f"{where} cell {n}"))
+                given.update(parse_answers(block or "", f"{where}, the answers cell (cell {n + 1} from the top)"))
             except AnswerFormatError as exc:
                 notes.append(str(exc))
         for tag in tags:
