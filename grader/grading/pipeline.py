@@ -216,6 +216,8 @@ def grade_submission(submission: Path, bundle_path: Path | Bundle, *, unsandboxe
     bundle (its zip or folder, or a `Bundle` already opened, as a batch does once for the class)."""
     submission = Path(submission)
     name = name or submission_name(submission)
+    if not unsandboxed:
+        sandbox.warm.prestart()  # the warm-start template imports torch while the bundle is opened
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="lrkit-grade-") as tmp:
         work = Path(tmp)
@@ -284,6 +286,7 @@ def grade_local(folder: Path) -> Report:
     config, rubric = load_assignment(folder, check_name=False), load_rubric(folder)
     key = _key(folder, config)
     started = time.perf_counter()
+    sandbox.warm.prestart()
     with tempfile.TemporaryDirectory(prefix="lrkit-local-") as tmp:
         tree = Path(tmp) / "tree"
         shutil.copytree(folder, tree, ignore=shutil.ignore_patterns("__pycache__", "grade-report", ".*", "venv",

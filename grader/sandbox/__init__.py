@@ -20,7 +20,7 @@ import tarfile
 import threading
 from pathlib import Path
 
-from grader.sandbox import seccomp
+from grader.sandbox import seccomp, warm
 from grader.sandbox.bwrap import (
     _bwrap_argv,
     _check_mounts,
@@ -84,15 +84,18 @@ def run(argv: list[str], *, mounts: list[Mount], cwd: str, env: dict[str, str], 
         full = _bwrap_argv(mounts, cwd, _sandbox_env({**env, **extra_env}), limits.tmp_mb, disk_mb=limits.max_disk_mb,
                            seeds=seeds, seccomp_fd=seccomp_fd) + list(argv)
         child_fds = tuple(fd for fd in (*seeds.values(), seccomp_fd, chan_w) if fd is not None)
+        spawn = warm.spawner(argv, mounts=mounts, cwd=cwd, env={**env, **extra_env}, limits=limits,
+                             procs_files=group.procs_files() if group else [], seeds=seeds,
+                             keep_fds={chan_w: chan_w} if channel else {})
         try:
             result = _supervise(full, env={}, host_cwd=None, limits=limits, progress_file=progress_file,
                                 preexec=_preexec(limits, False, group.procs_files() if group else []), group=group,
                                 pipes=pipes, pass_fds=child_fds, feeds=feeds, stdin=stdin, channel_fd=chan_r,
-                                cancel=cancel)
+                                cancel=cancel, spawn=spawn)
         finally:
             if group is not None:
                 group.remove()
-    return RunResult(**{**result, "isolation": detect_isolation()})
+    return RunResult(**{**result, "isolation": warm.isolation() if spawn else detect_isolation()})
 
 
 def _tar_tree(root: Path, fh) -> None:

@@ -173,18 +173,23 @@ def _disk_usage(roots: list[Path], limit_bytes: int, max_entries: int = _DISK_MA
 def _supervise(argv: list[str], *, env: dict[str, str], host_cwd: str | None, limits: RunLimits, progress_file: Path | None,
                preexec, group: _Cgroup | None, watch: list[Path] | None = None, pipes: Pipes | None = None,
                pass_fds: tuple[int, ...] = (), feeds: list[tuple[int, object]] = (), stdin: bytes | None = None,
-               channel_fd: int | None = None, cancel: threading.Event | None = None) -> dict:
+               channel_fd: int | None = None, cancel: threading.Event | None = None, spawn=None) -> dict:
     """Run argv to the end or to a limit. ``pass_fds`` are the child's ends of ``pipes`` (closed
     here once it started); ``feeds`` pairs our write end of a pipe with a writer; ``stdin`` is
-    written to the command's stdin; ``channel_fd`` is our read end of the command's channel."""
+    written to the command's stdin; ``channel_fd`` is our read end of the command's channel.
+    ``spawn(wants_stdin, out_fd)``, when given, starts the command instead of `subprocess.Popen`
+    (a warm start, `warm.spawner`) and returns an object with Popen's pid/poll/wait/stdin."""
     pipes = pipes or Pipes()
     start = time.monotonic()
     read_fd, write_fd = pipes.pipe()
     try:
-        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE,
-                                stdout=write_fd, stderr=write_fd, env=env, cwd=host_cwd, start_new_session=True,
-                                preexec_fn=preexec, close_fds=True, pass_fds=pass_fds)
-    except OSError as exc:
+        if spawn is not None:
+            proc = spawn(stdin is not None, write_fd)
+        else:
+            proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE,
+                                    stdout=write_fd, stderr=write_fd, env=env, cwd=host_cwd, start_new_session=True,
+                                    preexec_fn=preexec, close_fds=True, pass_fds=pass_fds)
+    except (OSError, SandboxError) as exc:
         pipes.close(read_fd, write_fd, *pass_fds)
         raise SandboxError(f"could not start {argv[0]}: {exc}") from exc
     pipes.close(write_fd, *pass_fds)

@@ -59,6 +59,58 @@ class CappedClient(NotebookClient):
                 pass
 
 
+def fork_kernel():
+    """A warm start (`zygote.py` forked this process with the kernel machinery imported): fork
+    the kernel from here, before anything of the run is in memory, instead of starting a new
+    interpreter. The child becomes what ``python -m ipykernel_launcher -f FILE`` would be: its
+    own session, no channel, '' on sys.path before site-packages (as IPython puts it), no
+    bytecode written ($PYTHONDONTWRITEBYTECODE). Returns a kernel manager for nbclient."""
+    import ipykernel
+    from ipykernel.kernelapp import IPKernelApp
+    from jupyter_client.connect import write_connection_file
+    from jupyter_client.manager import AsyncKernelManager
+
+    class ForkedKernelManager(AsyncKernelManager):
+        kernel_pid = 0
+
+        @property
+        def has_kernel(self):
+            return True
+
+        async def _async_is_alive(self):  # the client asks through this name, nbclient through is_alive
+            try:
+                return os.waitpid(self.kernel_pid, os.WNOHANG) == (0, 0)
+            except ChildProcessError:
+                return False
+
+        is_alive = _async_is_alive
+
+    runtime = os.environ.get("JUPYTER_RUNTIME_DIR", "/tmp")
+    os.makedirs(runtime, exist_ok=True)
+    path, _ = write_connection_file(os.path.join(runtime, f"kernel-{os.getpid()}.json"))
+    argv = ["-f", path, "--HistoryManager.hist_file=:memory:"]
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(CHANNEL)
+            os.setsid()
+            os.environ["JPY_PARENT_PID"] = str(os.getppid())
+            sys.argv = [os.path.join(os.path.dirname(os.path.dirname(ipykernel.__file__)), "ipykernel_launcher.py"),
+                        *argv]
+            site = [n for n, p in enumerate(sys.path) if os.path.basename(p) in ("site-packages", "dist-packages")]
+            sys.path.insert(site[0] if site else len(sys.path), "")
+            sys.dont_write_bytecode = True
+            app = IPKernelApp.instance()
+            app.initialize(argv)
+            app.start()
+        finally:
+            os._exit(0)
+    km = ForkedKernelManager(kernel_name="python3")
+    km.load_connection_file(path)
+    km.kernel_pid = pid
+    return km
+
+
 def send(header, body=b""):
     """One message on the channel: >II (header length, body length), JSON header, body."""
     head = json.dumps(header, allow_nan=False).encode()
@@ -98,6 +150,7 @@ def disk_full():
 
 
 def main(src, cell_timeout, max_output):
+    km = fork_kernel() if globals().get("LRKIT_WARM") else None
     ctypes.CDLL(None).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)  # no process of the sandbox uid may reach our pipes
     os.set_inheritable(CHANNEL, False)  # nor may the kernel inherit the channel
     nb = nbformat.read(src, as_version=4)
@@ -118,7 +171,7 @@ def main(src, cell_timeout, max_output):
         entry["figures"] = [len(raw) for raw in images]
         send(entry, b"".join(images))
 
-    client = CappedClient(nb, timeout=cell_timeout, kernel_name="python3", allow_errors=True,
+    client = CappedClient(nb, km=km, timeout=cell_timeout, kernel_name="python3", allow_errors=True,
                           record_timing=False, resources={"metadata": {"path": os.getcwd()}},
                           on_cell_start=on_start, on_cell_executed=on_executed)
     client.max_output_bytes = max_output
@@ -132,6 +185,11 @@ def main(src, cell_timeout, max_output):
         status = "dead_kernel"
     except Exception as exc:  # the kernel failing to start, a broken notebook: say so, keep what ran
         status = f"error: {type(exc).__name__}: {str(exc)[:300]}"
+    if km is not None:
+        try:
+            os.killpg(km.kernel_pid, signal.SIGKILL)
+        except OSError:
+            pass
     send({"event": "status", "status": status, "disk_full": disk_full()})
     return 0
 

@@ -1,0 +1,347 @@
+"""The warm-start template ("zygote"): imports torch, numpy and the kernel machinery once,
+never runs student code, and forks one fresh process per sandboxed run.
+
+Run as ``python -I zygote.py CONTROL_FD`` by `grader/sandbox/warm.py`, as root, with a clean
+environment. Standalone: imports nothing from the grader.
+
+For every run the grader sends a new socket over the control socket; the zygote forks at
+once and goes back to waiting, so it never reads a run's specification itself. The forked
+process (the monitor, still on the host side) reads the spec and the file descriptors of
+the run from that socket, joins the run's cgroup, and makes fresh mount, PID, network,
+IPC, UTS and cgroup namespaces. Its child is PID 1 of the new PID namespace (like
+bubblewrap's init): it builds a new root on a tmpfs with the same binds bubblewrap would
+make, pivots into it, mounts /proc and /dev, brings up loopback, and forks the run itself,
+which takes a new session, its stdio and descriptors, rlimits, drops to the sandbox uid
+(no groups, no capabilities, empty bounding set, no_new_privs), installs the seccomp
+filter, unpacks its writable places and only then runs the Python script of the command.
+"""
+import ctypes
+import fcntl
+import json
+import os
+import platform
+import resource
+import runpy
+import select
+import signal
+import socket
+import struct
+import sys
+import tarfile
+
+LIBC = ctypes.CDLL(None, use_errno=True)
+CLONE_FLAGS = 0x00020000 | 0x02000000 | 0x04000000 | 0x08000000 | 0x20000000 | 0x40000000  # NS CGROUP UTS IPC PID NET
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 1, 2, 4, 8, 32, 4096, 16384, 1 << 18
+MNT_DETACH = 2
+PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_SECCOMP, PR_CAPBSET_DROP = 1, 4, 22, 24
+PR_SET_NO_NEW_PRIVS, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 38, 47, 4
+SYSCALLS = {"x86_64": {"pivot_root": 155, "capset": 126}, "aarch64": {"pivot_root": 41, "capset": 91}}
+DEVICES = ("null", "zero", "full", "random", "urandom", "tty")
+PRELOAD = ("numpy", "numpy.random", "torch", "zmq", "jupyter_client", "jupyter_client.asynchronous",
+           "jupyter_client.connect", "jupyter_client.manager", "nbformat", "nbclient", "nbclient.exceptions",
+           "ipykernel.kernelapp", "ipykernel.ipkernel", "IPython.core.interactiveshell", "matplotlib",
+           "matplotlib.pyplot", "tarfile", "runpy")
+
+
+class SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+
+def _check(ret, what):
+    if ret != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"{what}: {os.strerror(err)}")
+
+
+def _c(text):
+    return text.encode() if text is not None else None
+
+
+def mount(src, dst, fstype, flags, data=None):
+    _check(LIBC.mount(_c(src), _c(dst), _c(fstype), ctypes.c_ulong(flags), _c(data)), f"mount {dst}")
+
+
+def prctl(option, arg=0):
+    _check(LIBC.prctl(option, ctypes.c_ulong(arg), 0, 0, 0), f"prctl {option}")
+
+
+def preload():
+    """Import what every run needs, once. Nothing here may start a thread or touch student data."""
+    import gc
+    import importlib
+
+    for name in PRELOAD:
+        importlib.import_module(name)
+    gc.collect()
+    gc.freeze()  # children then leave these pages shared instead of copying them on every GC pass
+
+
+def serve(control):
+    """Fork one monitor per run socket received; exit when the grader closes the control socket."""
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # monitors are reaped by the kernel
+    while True:
+        try:
+            _, fds, _, _ = socket.recv_fds(control, 16, 4)
+        except OSError:
+            return
+        if not fds:
+            return
+        pid = os.fork()
+        if pid == 0:
+            control.close()
+            for fd in fds[1:]:
+                os.close(fd)
+            monitor(socket.socket(fileno=fds[0]))
+        for fd in fds:
+            os.close(fd)
+
+
+def monitor(sock):
+    """Host side of one run: cgroup, namespaces, then wait for its PID 1 and report how it ended."""
+    code = 0
+    try:
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        msg, fds, _, _ = socket.recv_fds(sock, 1 << 20, 64)
+        spec = json.loads(msg)
+        for procs in spec["procs"]:
+            with open(procs, "w") as fh:
+                fh.write(str(os.getpid()))
+        os.setsid()
+        _check(LIBC.unshare(CLONE_FLAGS), "unshare")
+        err_r, err_w = os.pipe()
+        child = os.fork()
+        if child == 0:
+            sock.close()
+            os.close(err_r)
+            init(spec, fds, err_w)
+        os.close(err_w)
+        for fd in fds:
+            os.close(fd)
+        sock.sendall(json.dumps({"pid": os.getpid()}).encode())
+        pidfd = os.pidfd_open(child)
+        while True:
+            ready, _, _ = select.select([sock, pidfd], [], [])
+            if pidfd in ready:
+                _, status = os.waitpid(child, 0)
+                setup_error = os.read(err_r, 4096).decode(errors="replace")
+                sock.sendall(json.dumps({"status": status, "setup_error": setup_error}).encode())
+                break
+            if not sock.recv(64):  # the grader closed the run: kill its PID 1, the namespace dies with it
+                os.kill(child, signal.SIGKILL)
+    except BaseException as exc:  # noqa: BLE001 - report, never fall back into the zygote's loop
+        code = 1
+        try:
+            sock.sendall(json.dumps({"error": f"{type(exc).__name__}: {exc}"}).encode())
+        except OSError:
+            pass
+    os._exit(code)
+
+
+def init(spec, fds, err_w):
+    """PID 1 of the run's namespaces: build the root, fork the run, reap, exit with its status."""
+    try:
+        prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        os.setsid()  # bubblewrap's --new-session: the run is in a session of its own, not its leader
+        build_root(spec)
+        loopback_up()
+        child = os.fork()
+    except BaseException as exc:  # noqa: BLE001
+        os.write(err_w, f"{type(exc).__name__}: {exc}".encode()[:4000])
+        os._exit(127)
+    if child == 0:
+        run(spec, fds, err_w)
+    os.close(err_w)
+    for fd in fds:
+        os.close(fd)
+    while True:
+        try:
+            pid, status = os.wait()
+        except ChildProcessError:
+            os._exit(0)
+        if pid == child:
+            os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status))
+
+
+def _mkdirs(path):
+    os.makedirs(path, mode=0o755, exist_ok=True)
+
+
+def build_root(spec):
+    """Mount namespace: a tmpfs root holding exactly the plan's binds, then pivot_root into it."""
+    root = spec["root"]
+    mount(None, "/", None, MS_REC | MS_PRIVATE)
+    mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755")
+    for entry in spec["plan"]:
+        kind, dst = entry["kind"], root + entry["dst"]
+        if kind == "symlink":
+            os.symlink(entry["src"], dst)
+            continue
+        _mkdirs(dst)
+        if kind == "tmpfs":
+            mount("tmpfs", dst, "tmpfs", MS_NOSUID | MS_NODEV, f"mode={entry['mode']:o},size={entry['size']}")
+            os.chmod(dst, entry["mode"])
+        else:
+            mount(entry["src"], dst, None, MS_BIND | MS_REC)
+            flags = MS_BIND | MS_REMOUNT | MS_NOSUID | MS_NODEV | (MS_RDONLY if kind == "ro" else 0)
+            mount(None, dst, None, flags)
+    dev = root + "/dev"
+    _mkdirs(dev)
+    mount("tmpfs", dev, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755")
+    for name in DEVICES:
+        open(f"{dev}/{name}", "w").close()
+        mount(f"/dev/{name}", f"{dev}/{name}", None, MS_BIND)
+        mount(None, f"{dev}/{name}", None, MS_BIND | MS_REMOUNT | MS_NOSUID)
+    for name, target in (("stdin", "/proc/self/fd/0"), ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2"),
+                         ("fd", "/proc/self/fd"), ("core", "/proc/kcore"), ("ptmx", "pts/ptmx")):
+        os.symlink(target, f"{dev}/{name}")
+    for name in ("shm", "pts"):
+        _mkdirs(f"{dev}/{name}")
+    mount("devpts", f"{dev}/pts", "devpts", MS_NOSUID | MS_NOEXEC, "newinstance,ptmxmode=0666,mode=620")
+    _mkdirs(root + "/proc")
+    _mkdirs(root + "/.oldroot")
+    pivot = SYSCALLS[platform.machine()]["pivot_root"]
+    _check(LIBC.syscall(pivot, _c(root), _c(root + "/.oldroot")), "pivot_root")
+    os.chdir("/")
+    mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    for sub in ("sys", "sysrq-trigger", "irq", "bus"):
+        path = "/proc/" + sub
+        if os.path.exists(path):
+            mount(path, path, None, MS_BIND | MS_REC)
+            mount(None, path, None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    _check(LIBC.umount2(b"/.oldroot", MNT_DETACH), "umount /.oldroot")
+    os.rmdir("/.oldroot")
+
+
+def loopback_up():
+    """As bubblewrap does: the new network namespace has a loopback device, and it is up."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        flags = 0x1 | 0x8 | 0x40  # IFF_UP | IFF_LOOPBACK | IFF_RUNNING
+        fcntl.ioctl(s, 0x8914, struct.pack("16sH22x", b"lo", flags))  # SIOCSIFFLAGS
+
+
+def drop_privileges(uid):
+    """Like `setpriv --reuid --regid --clear-groups --bounding-set=-all --inh-caps=-all --no-new-privs`."""
+    with open("/proc/sys/kernel/cap_last_cap") as fh:
+        last = int(fh.read())
+    for cap in range(last + 1):
+        prctl(PR_CAPBSET_DROP, cap)
+    os.setgroups([])
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)
+    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
+    data = (ctypes.c_uint32 * 6)()  # effective, permitted, inheritable: all empty
+    _check(LIBC.syscall(SYSCALLS[platform.machine()]["capset"], header, data), "capset")
+    _check(LIBC.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0), "ambient caps")
+    prctl(PR_SET_NO_NEW_PRIVS, 1)
+    prctl(PR_SET_DUMPABLE, 1)  # as after an exec; changing uid cleared it
+
+
+def install_seccomp(program):
+    if not program:
+        return
+    buf = ctypes.create_string_buffer(program, len(program))
+    prog = SockFprog(len(program) // 8, ctypes.cast(buf, ctypes.c_void_p))
+    _check(LIBC.prctl(PR_SET_SECCOMP, 2, ctypes.byref(prog), 0, 0), "seccomp")  # SECCOMP_MODE_FILTER
+
+
+def place_fds(wanted):
+    """Put each passed descriptor at its number in the run (stdio included); close every other one."""
+    base = max([*wanted, *wanted.values()]) + 1  # copies out of the way of every target first
+    high = {target: fcntl.fcntl(fd, fcntl.F_DUPFD, base) for target, fd in wanted.items()}
+    for target, fd in high.items():
+        os.dup2(fd, target)
+        os.close(fd)
+    keep = sorted(high)
+    start = 3
+    for fd in keep + [1 << 16]:
+        if fd >= start:
+            os.closerange(start, fd)
+            start = fd + 1
+
+
+def warm_fixups(env):
+    """What a fresh interpreter would have decided from this run's environment."""
+    if "numpy.random" in sys.modules:
+        sys.modules["numpy.random"].seed()  # the zygote's global RandomState must not be shared
+    mpl = sys.modules.get("matplotlib")
+    if mpl is not None:
+        for name in ("get_configdir", "get_cachedir"):  # memoised in the zygote: recompute from $MPLCONFIGDIR
+            fn = getattr(mpl, name)
+            setattr(mpl, name, mpl._logged_cached(f"{name}=%s")(getattr(fn, "__wrapped__", fn)))
+        if env.get("MPLBACKEND"):
+            mpl.rcParams["backend"] = env["MPLBACKEND"]
+
+
+def run(spec, fds, err_w):
+    """The run itself: limits, uid, seccomp, writable places, descriptors, the script."""
+    try:
+        for name, soft, hard in spec["rlimits"]:
+            if name != "RLIMIT_NOFILE":  # after the descriptors are in place (their numbers may be high)
+                resource.setrlimit(getattr(resource, name), (soft, hard))
+        drop_privileges(spec["uid"])
+        install_seccomp(bytes.fromhex(spec["seccomp"]))
+        for dst, index in spec["seeds"].items():  # as the sandbox uid, like `tar -x` under bubblewrap
+            with os.fdopen(os.dup(fds[index]), "rb") as stream, tarfile.open(fileobj=stream, mode="r|") as tar:
+                tar.extractall(dst, filter="fully_trusted")  # the grader made this tar of its own folder
+        os.chdir(spec["cwd"])
+        os.environ.clear()
+        os.environ.update(spec["env"])
+        warm_fixups(spec["env"])
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        wanted = {int(target): fds[index] for target, index in spec["fds"].items()}
+        if 0 not in wanted:
+            wanted[0] = os.open("/dev/null", os.O_RDWR)
+    except BaseException as exc:  # noqa: BLE001
+        os.write(err_w, f"{type(exc).__name__}: {exc}".encode()[:4000])
+        os._exit(127)
+    place_fds(wanted)  # closes err_w and everything else not wanted
+    for name, soft, hard in spec["rlimits"]:
+        if name == "RLIMIT_NOFILE":
+            resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    os._exit(execute(spec["argv"]))
+
+
+def execute(argv):
+    """Run ``python -I SCRIPT|-m MODULE|-c CODE ARGS`` in this process; its exit code."""
+    code = 0
+    try:
+        if argv[0] == "-c":
+            sys.argv = ["-c", *argv[2:]]
+            exec(compile(argv[1], "<string>", "exec"), {"__name__": "__main__", "__builtins__": __builtins__})
+        elif argv[0] == "-m":
+            sys.argv = [argv[1], *argv[2:]]
+            runpy.run_module(argv[1], run_name="__main__", alter_sys=True)
+        else:
+            sys.argv = list(argv)
+            runpy.run_path(argv[0], init_globals={"LRKIT_WARM": True}, run_name="__main__")
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        if not isinstance(exc.code, (int, type(None))):
+            print(exc.code, file=sys.stderr)
+    except BaseException:  # noqa: BLE001 - as the interpreter would: traceback, exit code 1
+        import traceback
+
+        traceback.print_exc()
+        code = 1
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    return code
+
+
+def main(control_fd):
+    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # the zygote dies with the grader that started it
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # room to move descriptors; each run sets its own
+    control = socket.socket(fileno=control_fd)
+    preload()
+    control.sendall(b"ready")
+    serve(control)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(int(sys.argv[1])))

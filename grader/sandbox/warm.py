@@ -1,0 +1,289 @@
+"""Warm starts: sandboxed runs forked from a template process instead of started cold.
+
+A cold run starts bubblewrap, a fresh interpreter and (for a notebook) a kernel, and each of
+them imports torch again: about 1 s of CPU before any student code runs. The template
+("zygote", `sandbox/inside/zygote.py`) is one process per grader that imports torch, numpy
+and the kernel machinery once and never runs student code. For each run it forks a fresh
+process that builds the same sandbox bubblewrap would (mount, PID, network, IPC, UTS and
+cgroup namespaces; the same binds, tmpfs writable places and /dev; the run's cgroup;
+rlimits; uid 65534 with no capabilities and no_new_privs; the same seccomp filter) and
+then runs the command's Python script in that process. The notebook runner forks its
+kernel from itself, so the kernel starts warm too.
+
+Only ``python -I SCRIPT …`` (and ``python -I -m MODULE …``) commands can start warm; any
+other command, a machine without the official sandbox, ``LRKIT_WARM=0`` in the grader's
+environment, or a template that failed to start falls back to the cold path. Reports say
+which: the isolation tag is "zygote" instead of "bwrap".
+
+What differs from a cold run, by design: every run of one template shares its address-space
+layout (ASLR is per exec, not per fork), so the template is replaced after `MAX_FORKS` runs;
+pages the run shares with the template (torch's code) are charged to the template's cgroup,
+not the run's, so a run has that much (~0.2 GB) more headroom under its memory limit.
+"""
+from __future__ import annotations
+
+import atexit
+import json
+import logging
+import os
+import select
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+from grader.sandbox import seccomp
+from grader.sandbox.bwrap import _sandbox_env, detect_isolation, sandbox_available, sandbox_python
+from grader.sandbox.records import SANDBOX_UID, Mount, RunLimits, SandboxError
+
+log = logging.getLogger(__name__)
+
+ZYGOTE = Path(__file__).with_name("inside") / "zygote.py"
+MAX_FORKS = 200  # then a fresh template (new address-space layout)
+START_TIMEOUT_S = 300.0
+
+
+class WarmProcess:
+    """The `subprocess.Popen` face of one forked run: pid (its monitor, a process-group leader),
+    poll, wait, returncode; `stdin` when the run was given one."""
+
+    def __init__(self, sock: socket.socket, pid: int, stdin=None):
+        self.sock, self.pid, self.stdin = sock, pid, stdin
+        self.returncode: int | None = None
+        self.setup_error = ""
+
+    def _settle(self, timeout: float | None) -> bool:
+        if self.returncode is not None:
+            return True
+        ready, _, _ = select.select([self.sock], [], [], timeout)
+        if not ready:
+            return False
+        try:
+            msg = self.sock.recv(1 << 16)
+        except OSError:
+            msg = b""
+        if not msg:  # the monitor was killed (the cgroup sweep): as a SIGKILLed child reads
+            self.returncode = -9
+        else:
+            reply = json.loads(msg)
+            self.setup_error = reply.get("setup_error") or reply.get("error", "")
+            status = reply.get("status")
+            self.returncode = os.waitstatus_to_exitcode(status) if status is not None else 127
+        self.sock.close()
+        return True
+
+    def poll(self) -> int | None:
+        self._settle(0)
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        if not self._settle(timeout):
+            raise subprocess.TimeoutExpired("warm run", timeout)
+        return self.returncode
+
+
+class Zygote:
+    """One template process and the socket that asks it for forks."""
+
+    def __init__(self) -> None:
+        self.home = Path(tempfile.mkdtemp(prefix="lrkit-zygote-"))  # 0700: the template's own files
+        (self.home / "root").mkdir(mode=0o755)  # every run mounts its new root here, in its own namespace
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        env = _sandbox_env({"HOME": str(self.home), "MPLCONFIGDIR": str(self.home / "matplotlib"),
+                            "IPYTHONDIR": str(self.home / "ipython"), "JUPYTER_DATA_DIR": str(self.home / "jupyter"),
+                            "JUPYTER_RUNTIME_DIR": str(self.home / "jrt")})
+        env.pop("MPLBACKEND", None)  # each run sets its own backend
+        with open(self.home / "stderr", "wb") as err:  # a file: a full pipe must never stall the template
+            self.proc = subprocess.Popen([sandbox_python(), "-I", str(ZYGOTE), str(theirs.fileno())], env=env,
+                                         cwd="/", stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
+                                         pass_fds=[theirs.fileno()], start_new_session=True)
+        theirs.close()
+        self.control, self.lock, self.starting, self.forks, self.ready = ours, threading.Lock(), threading.Lock(), 0, False
+
+    def _await_ready(self, timeout: float) -> None:
+        ready, _, _ = select.select([self.control], [], [], timeout)
+        msg = self.control.recv(16) if ready else b""
+        if msg != b"ready":
+            err = (self.home / "stderr").read_bytes()[-4000:].decode(errors="replace") or "no answer"
+            self.stop()
+            raise SandboxError(f"the warm-start template did not start: {err.strip()[-800:]}")
+
+    def spawn(self, spec: dict, fds: list[int], stdin=None) -> WarmProcess:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        try:
+            with self.lock:
+                socket.send_fds(self.control, [b"r"], [theirs.fileno()])
+                self.forks += 1
+            theirs.close()
+            socket.send_fds(ours, [json.dumps({**spec, "root": str(self.home / "root")}).encode()], fds)
+            reply = json.loads(ours.recv(1 << 16) or b"{}")
+        except (OSError, ValueError) as exc:
+            ours.close()
+            raise SandboxError(f"warm start failed: {exc}") from exc
+        if "pid" not in reply:
+            ours.close()
+            raise SandboxError(f"warm start failed: {reply.get('error', 'no answer')}")
+        return WarmProcess(ours, reply["pid"], stdin)
+
+    def selftest(self) -> None:
+        """One empty run through the whole set-up (namespaces, mounts, uid, seccomp): a machine
+        where any of it fails gets cold starts instead of failed runs."""
+        r, w = os.pipe()
+        spec = {"argv": ["-c", "pass"], "plan": plan([], 16, 16, False), "cwd": "/", "env": _sandbox_env({}),
+                "procs": [], "rlimits": [], "uid": SANDBOX_UID, "seeds": {}, "fds": {"1": 0, "2": 0},
+                "seccomp": seccomp.filter_bytes().hex() if seccomp.supported() else ""}
+        try:
+            proc = self.spawn(spec, [w])
+        finally:
+            os.close(w)
+        try:
+            code = proc.wait(timeout=60)
+            output = os.read(r, 4000).decode(errors="replace")
+        finally:
+            os.close(r)
+        if code != 0:
+            raise SandboxError(f"warm self-test failed (exit {code}): {proc.setup_error or output}")
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def stop(self) -> None:
+        try:
+            self.control.close()
+        except OSError:
+            pass
+        if self.proc.poll() is None:
+            self.proc.kill()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            log.error("the warm-start template %d did not exit", self.proc.pid)
+        shutil.rmtree(self.home, ignore_errors=True)
+
+
+_lock = threading.Lock()
+_zygote: Zygote | None = None
+_broken = False
+
+
+def enabled() -> bool:
+    return os.environ.get("LRKIT_WARM", "1") != "0" and not _broken and sandbox_available()
+
+
+def prestart() -> None:
+    """Start the template now (in the background) so that its imports overlap other work."""
+    if enabled():
+        try:
+            _template(wait=False)
+        except (OSError, SandboxError) as exc:
+            log.warning("warm start unavailable: %s", exc)
+
+
+def _template(wait: bool = True) -> Zygote:
+    global _zygote
+    with _lock:
+        if _zygote is not None and (not _zygote.alive() or _zygote.forks >= MAX_FORKS):
+            old, _zygote = _zygote, None
+            threading.Thread(target=old.stop, daemon=True).start()
+        if _zygote is None:
+            _zygote = Zygote()
+        zygote = _zygote
+    if wait:
+        with zygote.starting:
+            if not zygote.ready:
+                try:
+                    zygote._await_ready(START_TIMEOUT_S)
+                    zygote.selftest()
+                except (OSError, ValueError, SandboxError):
+                    zygote.stop()
+                    raise
+                zygote.ready = True
+    return zygote
+
+
+def shutdown() -> None:
+    global _zygote
+    with _lock:
+        old, _zygote = _zygote, None
+    if old is not None:
+        old.stop()
+
+
+atexit.register(shutdown)
+
+
+def eligible(argv: list[str]) -> bool:
+    return len(argv) >= 3 and argv[0] == sandbox_python() and argv[1] == "-I" and (argv[2] in ("-c", "-m")
+                                                                                  or not argv[2].startswith("-"))
+
+
+def plan(mounts: list[Mount], tmp_mb: int, disk_mb: int, seeded: bool) -> list[dict]:
+    """The mounts bubblewrap gets from `_bwrap_argv`, as data for the zygote, in the same order."""
+    out = [{"kind": "ro", "src": "/usr", "dst": "/usr"}]
+    out += [{"kind": "symlink", "src": f"usr/{d}", "dst": f"/{d}"} for d in ("lib", "lib64", "bin", "sbin")]
+    out += [{"kind": "ro", "src": "/etc", "dst": "/etc"},
+            {"kind": "tmpfs", "dst": "/tmp", "mode": 0o1777, "size": tmp_mb * 1024 * 1024}]
+    binds = [(sys.base_prefix, sys.base_prefix, False), (sys.prefix, sys.prefix, False)]
+    for host, target, writable in binds + [(str(m.host), m.target, m.writable) for m in mounts]:
+        if writable and seeded:
+            out.append({"kind": "tmpfs", "dst": target, "mode": 0o777, "size": disk_mb * 1024 * 1024})
+        else:
+            out.append({"kind": "rw" if writable else "ro", "src": host, "dst": target})
+    return out
+
+
+def spawner(argv: list[str], *, mounts: list[Mount], cwd: str, env: dict[str, str], limits: RunLimits,
+            procs_files: list[str], seeds: dict[str, int], keep_fds: dict[int, int]):
+    """A `spawn(stdin, out_fd)` for `_supervise` that forks this run from the template, or None
+    when the run cannot start warm (the caller then starts it cold)."""
+    if not (enabled() and eligible(argv)):
+        return None
+    try:
+        zygote = _template()
+    except (OSError, SandboxError) as exc:
+        _give_up(exc)
+        return None
+    rlimits = [["RLIMIT_FSIZE", limits.max_file_mb << 20, limits.max_file_mb << 20], ["RLIMIT_CORE", 0, 0],
+               ["RLIMIT_NOFILE", 1024, 1024]]
+    if limits.cpu_s is not None:
+        rlimits.append(["RLIMIT_CPU", limits.cpu_s, limits.cpu_s + 5])
+    filter_hex = seccomp.filter_bytes().hex() if seccomp.supported() else ""
+
+    def spawn(stdin: bool, out_fd: int) -> WarmProcess:
+        fds, spec_fds, writer = [out_fd], {"1": 0, "2": 0}, None
+        if stdin:
+            r, w = os.pipe()
+            fds.append(r)
+            spec_fds["0"] = len(fds) - 1
+            writer = os.fdopen(w, "wb")
+        for target, fd in keep_fds.items():
+            fds.append(fd)
+            spec_fds[str(target)] = len(fds) - 1
+        spec_seeds = {}
+        for target, fd in seeds.items():
+            fds.append(fd)
+            spec_seeds[target] = len(fds) - 1
+        run_env = _sandbox_env({**env, "PWD": cwd} if seeds else env)  # cold, `sh` unpacks the seeds and sets PWD
+        spec = {"argv": argv[2:], "plan": plan(mounts, limits.tmp_mb, limits.max_disk_mb, bool(seeds)), "cwd": cwd,
+                "env": run_env, "procs": procs_files, "rlimits": rlimits, "uid": SANDBOX_UID,
+                "seccomp": filter_hex, "seeds": spec_seeds, "fds": spec_fds}
+        try:
+            return zygote.spawn(spec, fds, writer)
+        finally:
+            if stdin:
+                os.close(fds[1])
+    return spawn
+
+
+def _give_up(exc: Exception) -> None:
+    global _broken
+    _broken = True
+    log.warning("warm start disabled for this grader, runs start cold: %s", exc)
+
+
+def isolation() -> tuple[str, ...]:
+    return tuple("zygote" if layer == "bwrap" else layer for layer in detect_isolation())
+

@@ -1,0 +1,238 @@
+"""Warm starts (grader/sandbox/warm.py, inside/zygote.py) give the isolation of cold starts.
+
+Two proofs, each run cold (bubblewrap) and warm (forked from the template), with the same
+assertions: (1) what a sandboxed process and a notebook kernel can see of their world (uid,
+capabilities, seccomp, mounts, devices, network, processes, environment, sys.path, limits) is
+the same; (2) two submissions graded one after the other on one worker: the first leaves
+traces everywhere it can (memory, files, environment, modules, keyrings, SysV shared memory,
+abstract sockets, a daemon), the second looks for them and finds none.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from grader import sandbox
+from grader.authoring.build import build
+from grader.authoring.release import release_assignment
+from grader.grading.batch import grade_batch
+from grader.report.render import load_report
+from grader.sandbox import Mount, RunLimits, sandbox_available, sandbox_python, warm
+
+pytestmark = pytest.mark.skipif(not sandbox_available(), reason="needs Linux, root and bubblewrap")
+ROOT = Path(__file__).resolve().parents[2]
+LIMITS = RunLimits(wall_s=120, memory_mb=1024, max_procs=64, tmp_mb=32, max_disk_mb=64)
+
+# What a process can see of its sandbox; printed as one JSON object (or raised, in a notebook cell).
+FINGERPRINT = r'''
+import json, os, socket, sys
+def rd(p):
+    try:
+        return open(p).read()
+    except OSError as exc:
+        return f"error {exc.errno}"
+status = {k: v.strip() for k, v in (l.split(":", 1) for l in rd("/proc/self/status").splitlines())
+          if k.startswith(("Cap", "NoNewPrivs", "Seccomp", "Uid", "Gid", "Groups"))}
+def mount(line):
+    fs = line.split(" - ")[1].split()
+    return " ".join(line.split()[4:6] + fs[:1] + ([o for o in fs[2].split(",") if o.startswith("size")]
+                                                  if fs[0] == "tmpfs" else []))
+mounts = sorted(mount(l) for l in rd("/proc/self/mountinfo").splitlines() if " /proc/sys " not in l)
+facts = {"uid": os.getuid(), "status": status, "mounts": mounts, "net": [l.split(":")[0].strip() for l in rd("/proc/net/dev").splitlines()[2:]],
+         "cwd": os.getcwd(), "session_leader": os.getsid(0) == os.getpid(), "env": dict(os.environ),
+         "path": sys.path, "limits": [l for l in rd("/proc/self/limits").splitlines() if "files" in l or "core" in l],
+         "processes": sum(p.isdigit() for p in os.listdir("/proc")), "root": sorted(os.listdir("/")),
+         "dev": sorted(os.listdir("/dev")), "hostname": socket.gethostname(), "bytecode": sys.dont_write_bytecode,
+         "tmp_writable": os.access("/tmp", os.W_OK), "etc_writable": os.access("/etc", os.W_OK)}
+'''
+
+
+def _script_facts(tmp_path: Path, monkeypatch, mode: str) -> dict:
+    monkeypatch.setenv("LRKIT_WARM", "1" if mode == "warm" else "0")
+    work = tmp_path / mode
+    work.mkdir()
+    (work / "main.py").write_text(FINGERPRINT + "print(json.dumps(facts))\n")
+    result = sandbox.run([sandbox_python(), "-I", "/submission/main.py"], mounts=[Mount(work, "/submission", True)],
+                         cwd="/submission", env={"LRKIT_GRADING": "1"}, limits=LIMITS)
+    assert result.returncode == 0, result.output
+    assert ("zygote" if mode == "warm" else "bwrap") in result.isolation
+    return json.loads(result.output)
+
+
+def _kernel_facts(tmp_path: Path, monkeypatch, mode: str) -> dict:
+    from grader.config import AssignmentLimits
+    from grader.grading.execute import execute_notebook
+
+    monkeypatch.setenv("LRKIT_WARM", "1" if mode == "warm" else "0")
+    tree = tmp_path / f"nb-{mode}"
+    tree.mkdir()
+    code = FINGERPRINT + "facts.pop('env').pop('JPY_PARENT_PID', None)\nraise RuntimeError(json.dumps(facts))\n"
+    nb = {"cells": [{"cell_type": "code", "id": "c0", "metadata": {"tags": []}, "source": code, "outputs": [],
+                     "execution_count": None}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    run = execute_notebook(tree, "facts.ipynb", nb, AssignmentLimits())
+    assert run.cells and run.cells[0].ename == "RuntimeError", run
+    return json.loads(run.cells[0].evalue)
+
+
+@pytest.mark.parametrize("what", ["script", "kernel"])
+def test_a_warm_run_sees_the_same_world_as_a_cold_one(tmp_path, monkeypatch, what):
+    facts = _script_facts if what == "script" else _kernel_facts
+    cold, hot = facts(tmp_path, monkeypatch, "cold"), facts(tmp_path, monkeypatch, "warm")
+    assert hot["uid"] == 65534 and hot["status"]["CapEff"] == "0000000000000000" and hot["status"]["Seccomp"] == "2"
+    assert not hot["etc_writable"] and hot["tmp_writable"]
+    assert hot == cold
+
+
+LEAVER = r'''
+import builtins, ctypes, json, os, secrets, socket, sys, types
+import numpy, torch
+MARK = "LRKITLEAK-" + secrets.token_hex(16)
+LEFT = {}
+def attempt(name, fn):
+    try:
+        fn()
+        LEFT[name] = "left"
+    except OSError as exc:
+        LEFT[name] = f"refused ({exc.errno})"
+os.environ["LRKIT_LEAK"] = MARK
+torch.tanh = lambda x: x  # a patch the checks do not watch
+torch.lrkit_leak = numpy.lrkit_leak = builtins.lrkit_leak = MARK
+sys.modules["lrkit_leak"] = types.ModuleType("lrkit_leak")
+BIG = bytearray((MARK * 200_000).encode())
+for folder in ("/tmp", os.path.expanduser("~"), ".", "/dev/shm", "/var/tmp", "/"):
+    attempt("file " + folder, lambda f=folder: open(os.path.join(f, "lrkit_leak_" + MARK), "w").write(MARK))
+libc = ctypes.CDLL(None, use_errno=True)
+libc.shmat.restype = ctypes.c_void_p
+def syscall_ok(ret):
+    if ret == -1:
+        raise OSError(ctypes.get_errno(), "")
+ADD_KEY = {"x86_64": 248, "aarch64": 217}[__import__("platform").machine()]
+attempt("keyring", lambda: syscall_ok(libc.syscall(ADD_KEY, b"user", b"lrkit_leak", MARK.encode(), len(MARK), -4)))
+def shm():
+    seg = libc.shmget(0x1EAF, 4096, 0o1666)
+    syscall_ok(seg)
+    addr = libc.shmat(seg, None, 0)
+    if addr in (None, ctypes.c_void_p(-1).value):
+        raise OSError(ctypes.get_errno(), "")
+    ctypes.memmove(addr, MARK.encode(), len(MARK))
+attempt("sysv shm", shm)
+SOCK = socket.socket(socket.AF_UNIX)
+attempt("abstract socket", lambda: SOCK.bind("\0lrkit_leak_" + MARK))
+def daemon():
+    if os.fork() == 0:
+        os.setsid()
+        libc.prctl(15, b"lrkit_leak", 0, 0, 0)  # PR_SET_NAME: /proc/PID/comm
+        import time
+        while True:
+            time.sleep(1)
+attempt("daemon", daemon)
+REPORT = "leaver: " + json.dumps(LEFT, sort_keys=True)
+'''
+
+SEEKER = r'''
+import builtins, json, os, re, sys
+import numpy, torch
+FOUND, LOOKED = [], []
+def rd(path):
+    try:
+        return open(path, errors="replace").read()
+    except OSError:
+        return ""
+def look(what, hit):
+    LOOKED.append(what)
+    if hit:
+        FOUND.append(f"{what}: {str(hit)[:200]}")
+look("environment", [k for k, v in os.environ.items() if "LRKIT_LEAK" in k or "LRKITLEAK" in v])
+look("patched torch", type(torch.tanh).__name__ != "builtin_function_or_method")
+look("module attributes", [m for m in (torch, numpy, builtins) if hasattr(m, "lrkit_leak")])
+look("sys.modules", "lrkit_leak" in sys.modules)
+for folder in ("/tmp", os.path.expanduser("~"), ".", "/dev/shm", "/var/tmp", "/"):
+    if os.path.isdir(folder):
+        look("files " + folder, [n for n in os.listdir(folder) if "lrkit_leak" in n])
+look("processes", [p for p in os.listdir("/proc") if p.isdigit() and "lrkit_leak" in rd(f"/proc/{p}/comm")])
+look("sysv shm", rd("/proc/sysvipc/shm").splitlines()[1:])
+look("abstract sockets", [l for l in rd("/proc/net/unix").splitlines() if "lrkit_leak" in l])
+look("keyrings", [l for l in rd("/proc/keys").splitlines() if "lrkit_leak" in l])
+pattern, seen = re.compile(b"LRKIT" + b"LEAK-[0-9a-f]{32}"), 0
+with open("/proc/self/maps") as maps, open("/proc/self/mem", "rb", 0) as mem:
+    for line in maps:
+        fields = line.split()
+        start, end = (int(x, 16) for x in fields[0].split("-"))
+        if "r" not in fields[1] or (len(fields) > 5 and not fields[5].startswith("[")) or end - start > 1 << 30:
+            continue  # anonymous memory, heap and stack: where a copied string would live
+        try:
+            mem.seek(start)
+            chunk = mem.read(end - start)
+        except (OSError, ValueError, OverflowError):
+            continue
+        seen += len(chunk)
+        if pattern.search(chunk):
+            FOUND.append(f"memory {fields[0]}: {pattern.search(chunk).group()[:40]}")
+REPORT = "seeker: " + json.dumps({"looked": LOOKED, "memory_mib": seen >> 20, "found": FOUND})
+if FOUND:
+    raise RuntimeError(REPORT)  # in the checks' driver too: the check item then fails, with this message
+'''
+
+MODULE_TAIL = '''
+
+def double(x):
+    return 2 * x
+
+
+def running_sum(x):
+    return torch.cumsum(x, dim=-1)
+'''
+
+
+@pytest.fixture(scope="module")
+def toy(tmp_path_factory):
+    base = tmp_path_factory.mktemp("warm-toy")
+    shutil.copytree(ROOT / "tests" / "fixtures" / "toy-root", base / "root")
+    config = base / "root" / "assignments" / "toy" / "assignment.yaml"  # room for a slow, shared machine
+    config.write_text(config.read_text().replace("case_timeout_s: 10", "case_timeout_s: 60"))
+    assert build(base / "root") == 0
+    release_assignment(base / "root", "toy", base / "dist")  # the bundle only: the kit's own gate is tested elsewhere
+    return base
+
+
+def _submission(toy: Path, folder: Path, module_head: str) -> None:
+    folder.mkdir(parents=True)
+    (folder / "toy.py").write_text(textwrap.dedent(module_head) + MODULE_TAIL)
+    nb = json.loads((toy / "root" / "solutions" / "toy" / "toy.ipynb").read_text())
+    nb["cells"].append({"cell_type": "code", "id": "report", "metadata": {}, "outputs": [], "execution_count": None,
+                        "source": "import toy\nraise RuntimeError(toy.REPORT)"})
+    (folder / "toy.ipynb").write_text(json.dumps(nb))
+
+
+def _comm(proc: Path) -> str:
+    try:
+        return (proc / "comm").read_text().strip() if "Z" not in (proc / "stat").read_text().split()[2] else ""
+    except OSError:
+        return ""
+
+
+@pytest.mark.parametrize("mode", ["cold", "warm"])
+def test_a_submission_finds_no_trace_of_the_one_graded_before_it(toy, monkeypatch, mode):
+    monkeypatch.setenv("LRKIT_WARM", "1" if mode == "warm" else "0")
+    subs = toy / f"subs-{mode}"
+    _submission(toy, subs / "a_leaver", LEAVER)
+    _submission(toy, subs / "b_seeker", SEEKER)
+    forks_before = warm._zygote.forks if warm._zygote else 0
+    grade_batch(subs, toy / "dist" / "toy-autograder.zip", toy / f"out-{mode}", jobs=1, force=True)
+    leaver, seeker = (load_report(toy / f"out-{mode}" / n / "report.json") for n in ("a_leaver", "b_seeker"))
+    for report in (leaver, seeker):
+        assert ("zygote" if mode == "warm" else "bwrap") in report.isolation
+        assert next(i for i in report.items if i.id == "cumsum").points == 2, report  # graded as usual
+    said = {r.submission: next(c.evalue for c in r.cells if c.ename == "RuntimeError") for r in (leaver, seeker)}
+    left = json.loads(said["a_leaver"].removeprefix("leaver: "))
+    assert left["file /tmp"] == left["file ."] == left["sysv shm"] == left["abstract socket"] == "left", left
+    assert left["daemon"] == "left" and left["keyring"].startswith("refused"), left  # seccomp: no keyrings
+    seen = json.loads(said["b_seeker"].removeprefix("seeker: "))
+    assert seen["found"] == [] and len(seen["looked"]) >= 12 and seen["memory_mib"] >= 10, seen
+    assert not [p for p in Path("/proc").iterdir() if p.name.isdigit() and _comm(p) == "lrkit_leak"]
+    if mode == "warm":  # one template served both submissions (checks and notebook of each)
+        assert warm._zygote is not None and warm._zygote.forks >= forks_before + 4
