@@ -1,8 +1,9 @@
 """Instructor tasks. Each is a thin wrapper over a function in `grader`.
 
-    python tasks.py build [--check] [NAME...]   generate student_template/ and solutions/
-    python tasks.py check [NAME...]             round-trip invariants (solution passes, baseline, leaks, rubric)
-    python tasks.py release [NAME...]           dist/<name>-student.zip and dist/<name>-autograder.zip
+    python tasks.py new NAME [--title T]        scaffold assignments/NAME/ (a minimal assignment that works), build it
+    python tasks.py build [--check] [NAME...]   generate student_template/ and solutions/ (+ static validation)
+    python tasks.py check [NAME...]             grade the solution and the template through the real pipeline
+    python tasks.py release [NAME...]           dist/<name>-student.zip and dist/<name>-autograder.zip (checked trees only)
     python tasks.py examples [--jobs N]         batch-grade examples/submissions/<name>/ -> out/<name>/
     python tasks.py all                         build, check, release, examples (the README's main job)
     python tasks.py bench basics|grade|scale    benchmarks (not timed tests)
@@ -21,6 +22,13 @@ def names_or_all(names: list[str]) -> list[str]:
     from grader.authoring.build import assignment_folders
 
     return [p.name for p in assignment_folders(ROOT, names or None)]
+
+
+def task_new(args) -> int:
+    from grader.authoring.scaffold import new_assignment
+
+    new_assignment(ROOT, args.name, args.title)
+    return 0
 
 
 def task_build(args) -> int:
@@ -95,12 +103,20 @@ def main(argv: list[str] | None = None) -> int:
         if name in ("examples", "all"):
             s.add_argument("--jobs", type=int, default=2)
             s.add_argument("--force", action="store_true")
+    n = sub.add_parser("new", help="scaffold a minimal working assignment")
+    n.add_argument("name", help="lower-case letters, digits and dashes, e.g. kv-cache")
+    n.add_argument("--title", default="", help="the assignment's title (default: from the name)")
+    n.set_defaults(fn=task_new)
     b = sub.add_parser("bench")
     b.add_argument("what", help="grade, or an assignment with benchmarks (e.g. basics)")
     b.add_argument("rest", nargs=argparse.REMAINDER)
     b.set_defaults(fn=task_bench)
     p.add_argument("--debug", action="store_true", help="show tracebacks for kit errors")
+    p.add_argument("--root", help="the kit folder holding assignments/ (default: this file's folder)")
     args = p.parse_args(argv)
+    if args.root:
+        global ROOT
+        ROOT = Path(args.root).resolve()
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(message)s")
     from grader.errors import LrkitError
 

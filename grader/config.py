@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import MISSING, dataclass, fields
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -42,10 +43,28 @@ class AnswerPolicy:
     feedback: str = "after_published"  # Gradescope visibility of feedback on hidden-key answers
 
 
+class RubricKind(str, Enum):
+    """What a rubric item grades: exactly one of checks, cells, answers, manual, or only public tests.
+    A `str`: members compare equal to, and serialise as, their names ("checks", ...)."""
+
+    CHECKS = "checks"
+    CELLS = "cells"
+    ANSWERS = "answers"
+    MANUAL = "manual"
+    TESTS = "tests"  # only public tests: scored by `grade --local`, never by the official grader
+
+    __str__ = str.__str__
+    __format__ = str.__format__
+
+
+GRADED_KINDS = (RubricKind.CHECKS, RubricKind.CELLS, RubricKind.ANSWERS, RubricKind.MANUAL)
+
+
 @dataclass(frozen=True)
 class Baseline:
     passed: int
     failed: int
+    score: float = 0.0  # automatic points the untouched template earns (`tasks.py check` grades it)
 
 
 @dataclass(frozen=True)
@@ -76,11 +95,8 @@ class RubricItem:
     partial: bool = False
 
     @property
-    def kind(self) -> str:
-        for kind in ("checks", "cells", "answers", "manual"):
-            if getattr(self, kind):
-                return kind
-        return "tests"
+    def kind(self) -> RubricKind:
+        return next((kind for kind in GRADED_KINDS if getattr(self, kind.value)), RubricKind.TESTS)
 
 
 @dataclass(frozen=True)
@@ -179,14 +195,14 @@ def load_rubric(folder: Path) -> Rubric:
         if item.id in seen:
             raise ConfigError(f"{iw}: duplicate id")
         seen.add(item.id)
-        kinds = [k for k in ("checks", "cells", "answers", "manual") if getattr(item, k)]
+        kinds = [k.value for k in GRADED_KINDS if getattr(item, k.value)]
         if len(kinds) > 1:
             raise ConfigError(f"{iw}: has {' and '.join(kinds)}; an item grades one kind of thing")
         if not kinds and not item.tests:
             raise ConfigError(f"{iw}: names nothing to grade (add checks, tests, cells, answers or manual)")
         if item.points <= 0:
             raise ConfigError(f"{iw}: points must be positive")
-        if item.requires and item.kind not in ("checks", "cells"):
+        if item.requires and item.kind not in (RubricKind.CHECKS, RubricKind.CELLS):
             raise ConfigError(f"{iw}: 'requires' gates checks and cells items only")
         items.append(item)
     total = sum(i.points for i in items)

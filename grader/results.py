@@ -15,7 +15,8 @@ SCHEMA_VERSION = 1
 CellStatus = Literal["ok", "error", "timeout", "not_run"]
 ItemStatus = Literal["passed", "failed", "partial", "manual", "hidden"]
 # incomplete: graded on what was there, some of the assignment's files were missing (named in the notes)
-SubmissionStatus = Literal["graded", "incomplete", "timeout", "crashed", "invalid"]
+SubmissionStatus = Literal["graded", "incomplete", "timeout", "crashed", "invalid", "bundle_error"]
+# bundle_error: nothing was graded, because the autograder bundle holds an instructor error (named in the notes)
 
 
 @dataclass(frozen=True)
@@ -74,7 +75,7 @@ class ItemResult:
     points: float
     max_points: float
     status: ItemStatus
-    kind: Literal["checks", "tests", "cells", "answers", "manual"]
+    kind: str  # what the item grades: a grader.config.RubricKind value (checks, tests, cells, answers, manual)
     hidden: bool = False
     messages: tuple[str, ...] = ()
 

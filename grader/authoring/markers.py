@@ -50,7 +50,7 @@ def translate(line: str) -> str:
 
 def suggestion(line: str) -> str:
     """The kit marker a near-miss most likely meant, e.g. '# BEGIN SOLUTION' ("" if none)."""
-    m = re.search(r"\b(begin|end)\b[\W_]*([A-Za-z]+)", line, re.IGNORECASE)
+    m = re.search(r"(?<![a-z])(begin|end)(?![a-z])[\W_]*([a-z]+)", line, re.IGNORECASE)
     if m is None:
         return ""
     word = m[2].upper().rstrip("S") if m[2].upper() not in KIT_WORDS else m[2].upper()

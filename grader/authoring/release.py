@@ -50,6 +50,10 @@ def release_assignment(root: Path, name: str, dist: Path) -> tuple[Path, Path]:
 
 
 def release(root: Path, names: list[str], dist: Path | None = None) -> int:
+    """Refuses (ReleaseError) unless the trees pass the static validation and `check` (gate.py)."""
+    from grader.authoring.gate import require_checked
+
+    require_checked(root, names)
     dist = dist or root / "dist"
     for name in names:
         release_assignment(root, name, dist)

@@ -160,7 +160,7 @@ class _Validator:
         except (ConfigError, AnswerKeyError) as exc:
             message = str(exc).replace(f"{self.folder / rel}: ", "").replace(str(self.folder / rel), rel)
             text = (self.folder / rel).read_text(encoding="utf-8") if (self.folder / rel).is_file() else ""
-            self.error(rel, locate(message, text), message)
+            self.error(rel, locate(message, text), message + _fix(message))
             return None
 
     def _config_targets(self, config) -> None:
@@ -204,6 +204,20 @@ class _Validator:
                 text = (self.folder / p.file).read_text(encoding="utf-8") if (self.folder / p.file).is_file() else ""
                 pattern = rf"^\s*def\s+{re.escape(p.name)}\b" if p.file == tg.VERDICTS else rf"^{re.escape(p.name)}\s*:"
                 self.error(p.file, _first_line(text, pattern), p.message)
+
+
+FIXES = ((r"total is \S+ but the items add up to (\S+)", " (write 'total: {0}', or change the items' points)"),
+         (r"has (\w+) and (\w+); an item grades", " (split it into two items, one with {0}, one with {1})"),
+         (r"unknown key '(\w+)'", " (check its spelling and indentation)"))
+
+
+def _fix(message: str) -> str:
+    """What to write instead, for the configuration errors whose fix is mechanical."""
+    for pattern, fix in FIXES:
+        m = re.search(pattern, message)
+        if m and "(known:" not in message[m.end():m.end() + 8]:
+            return fix.format(*m.groups())
+    return ""
 
 
 def _mapper(lines: tuple[int, ...]):
@@ -290,7 +304,8 @@ def locate(message: str, text: str) -> int | None:
         key = m[2] or (re.search(r"key '(\w+)'", message) or [None, None])[1]
         pair = _child(node, key) if key else None
         return (pair[0] if pair else node).start_mark.line + 1
-    m = re.match(r"(\w+)(?:[.:]\s*(\w+))?[.:]", message) or re.search(r"key '(\w+)'", message)
+    m = re.match(r"(\w+)(?:[.:]\s*(\w+))?[.:]", message) or re.match(r"(total) is", message) \
+        or re.search(r"key '(\w+)'", message)
     if m:
         keys = [k for k in m.groups() if k]
         return yaml_line(text, keys) or yaml_line(text, keys[:1])

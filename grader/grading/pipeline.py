@@ -43,6 +43,7 @@ from grader.grading.intake import assemble, submission_name, take_in
 from grader.grading.probing import run_checks
 from grader.grading.public_tests import run_public_tests
 from grader.grading.score import Outcomes, score
+from grader.grading.targets import bundle_error_message, bundle_problems
 from grader.grading.unpack import SubmissionError
 from grader.grading.version import grader_version
 from grader.results import AnswerOutcome, CellOutcome, Figure, ItemResult, Report
@@ -76,7 +77,7 @@ def _answers(nb: dict, key: dict, rubric: Rubric, official: bool, where: str) ->
         if "answers" in tags:
             block = extract_answer_block(source)
             try:
-                given.update(parse_answers(block or "", f"{where}, the answers cell (cell {n + 1} from the top)"))
+                given.update(parse_answers(block or "", f"{where} cell {n}"))
             except AnswerFormatError as exc:
                 notes.append(str(exc))
         for tag in tags:
@@ -216,12 +217,14 @@ def grade_submission(submission: Path, bundle_path: Path | Bundle, *, unsandboxe
     bundle (its zip or folder, or a `Bundle` already opened, as a batch does once for the class)."""
     submission = Path(submission)
     name = name or submission_name(submission)
-    if not unsandboxed:
-        sandbox.warm.prestart()  # the warm-start template imports torch while the bundle is opened
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="lrkit-grade-") as tmp:
         work = Path(tmp)
         bundle = bundle_path if isinstance(bundle_path, Bundle) else open_bundle(Path(bundle_path), work / "bundle")
+        problems = bundle_problems(bundle.solution, bundle.template, bundle.config, bundle.rubric, bundle.hash)
+        if problems:  # the instructor's mistake: grading against it would cost students points
+            return failed_report(bundle.config, bundle.rubric, name, "bundle_error",
+                                 bundle_error_message(bundle.config.name, problems), True, bundle.hash)
         config, rubric = bundle.config, bundle.rubric
         try:
             intake = take_in(submission, work, bundle)
@@ -286,7 +289,6 @@ def grade_local(folder: Path) -> Report:
     config, rubric = load_assignment(folder, check_name=False), load_rubric(folder)
     key = _key(folder, config)
     started = time.perf_counter()
-    sandbox.warm.prestart()
     with tempfile.TemporaryDirectory(prefix="lrkit-local-") as tmp:
         tree = Path(tmp) / "tree"
         shutil.copytree(folder, tree, ignore=shutil.ignore_patterns("__pycache__", "grade-report", ".*", "venv",

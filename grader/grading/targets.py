@@ -71,10 +71,6 @@ def target_problems(rubric: Rubric, t: Targets) -> list[TargetProblem]:
                 if n not in known:
                     hint = _known(known) if kind in ("checks", "requires", "tests") else ""
                     found.append(TargetProblem(text.format(n, n) + hint, item.id, kind, n))
-        for n in item.answers:
-            if n in t.key and n not in t.asked:
-                found.append(TargetProblem(f"answer {n!r} is never asked: no 'answers' cell of the notebook has a "
-                                           f"line '{n}:'", item.id, "answers", n))
     for n in sorted(t.key - set(t.asked)):
         found.append(TargetProblem(f"{n!r} is never asked: no 'answers' cell of the notebook has a line '{n}:' "
                                    "(add it there, or remove the entry)", name=n, file="answer_key.yaml"))
@@ -219,7 +215,10 @@ def _bundle_problems(sol: Path, tpl: Path, config, rubric: Rubric) -> tuple[str,
     exercises, free, asked = notebook_targets(nb)
     targets = Targets({n: s.probe for n, s in specs.items()}, probes, tests, exercises, free, key, asked,
                       config.public_tests)
+    unloadable = any(p.startswith(f"{VERDICTS} cannot be loaded") for p in problems)
     for p in target_problems(rubric, targets):
+        if unloadable and p.field in ("checks", "requires"):
+            continue  # already said: the checks could not be loaded at all
         where = f"rubric.yaml: item {p.item!r}: " if p.item else \
             (f"{config.notebook}: cell {p.cell}: " if p.file == "notebook" else f"{p.file}: ")
         problems.append(where + p.message)
@@ -249,3 +248,10 @@ def _case_problems(sol: Path, specs, probes, plan) -> list[str]:
                             f"({', '.join(sorted(given))}) must be named as the parameters of probe "
                             f"{p.spec.probe!r} ({', '.join(params)})")
     return problems
+
+
+def bundle_error_message(name: str, problems: list[str]) -> str:
+    """The one message a `bundle_error` report carries: what is wrong, whose mistake, what to do."""
+    shown = "; ".join(problems[:5]) + (f"; and {len(problems) - 5} more" if len(problems) > 5 else "")
+    return (f"not graded: the autograder bundle has an instructor error (not the student's): {shown}. "
+            f"Fix assignments/{name}/, run 'python tasks.py check {name}', release again and regrade")

@@ -23,10 +23,10 @@ from grader.report.render import (
 )
 from grader.results import Report
 
-STATUSES = ("graded", "incomplete", "timeout", "crashed", "invalid")
+STATUSES = ("graded", "incomplete", "timeout", "crashed", "invalid", "bundle_error")
 # a score for these says nothing about the student's work (not their submission, or the grader
 # failed), so they are counted, linked and listed, but left out of the mean, histogram and rates
-NOT_IN_STATISTICS = ("invalid", "crashed")
+NOT_IN_STATISTICS = ("invalid", "crashed", "bundle_error")
 FIGSIZE = (6.4, 3.6)
 DPI = 100
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
