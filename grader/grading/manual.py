@@ -12,6 +12,7 @@ from pathlib import Path
 
 from grader.errors import UsageError
 from grader.grading.score import hand_graded, total
+from grader.report import safe
 from grader.report.render import load_report, write_reports
 
 log = logging.getLogger(__name__)
@@ -34,8 +35,10 @@ def export_sheet(out_dir: Path, sheet: Path) -> int:
                     continue
                 answer = "\n".join(m.removeprefix("answer: ") for m in item.messages if m.startswith("answer: "))
                 points = "" if item.status == "manual" else f"{item.points:g}"
-                writer.writerow({"submission": report.submission, "item": item.id, "title": item.title,
-                                 "max_points": f"{item.max_points:g}", "points": points, "answer": answer})
+                row = {"submission": report.submission, "item": item.id, "title": item.title,
+                       "max_points": f"{item.max_points:g}", "points": points, "answer": answer}
+                # student text is shown, never run: no formulas, no control characters
+                writer.writerow({key: safe.csv_cell(safe.clean(value)) for key, value in row.items()})
                 rows += 1
     log.info("wrote %d row(s) to %s; fill the 'points' column, then run 'grade manual import'", rows, sheet)
     return 0
@@ -48,14 +51,14 @@ def import_sheet(out_dir: Path, sheet: Path) -> int:
             if not (row.get("points") or "").strip():
                 continue
             try:
-                given[(row["submission"], row["item"])] = float(row["points"])
+                given[(safe.uncsv_cell(row["submission"]), safe.uncsv_cell(row["item"]))] = float(row["points"])
             except (KeyError, ValueError):
                 raise UsageError(f"{sheet}:{line}: 'points' must be a number, got {row.get('points')!r}")
     updated = 0
     for folder, report in _reports(out_dir):
         items = []
         for item in report.items:
-            points = given.get((report.submission, item.id))
+            points = given.get((safe.clean(report.submission), item.id))
             if item.kind == "manual" and points is not None:
                 if not 0 <= points <= item.max_points:
                     raise UsageError(f"{sheet}: {report.submission}/{item.id}: points {points:g} outside 0..{item.max_points:g}")

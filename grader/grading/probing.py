@@ -146,6 +146,8 @@ def _stopped_text(entry: dict, result: sandbox.RunResult, limits) -> str:
                 "does your code call exit()?")
     if how == "garbled":
         return "its answer could not be read (something wrote into the driver's pipe)"
+    if how == "forged":
+        return "an answer arrived that the driver had not asked for yet (forged output; flagged for review)"
     return "it stopped for an unknown reason"
 
 
@@ -194,11 +196,15 @@ def _judge(planned: list[PlannedCase], result: sandbox.RunResult, limits, run_li
         _tamper_notes(entry.get("tampered"), notes)
         if entry.get("event") == "stopped" and not stop_reason:
             stop_reason = (_import_failure(entry, result, limits) if entry.get("why") == "import"
-                           else f"the checks were stopped after {MAX_RESTARTS + 1} cases that hung or crashed")
-        p = by_id.get(entry.get("case")) if entry.get("event") == "case" else None
+                           else f"the checks were stopped after {MAX_RESTARTS + 1} cases that hung, crashed or answered garbage")
+        case_id = entry.get("case")
+        p = by_id.get(case_id) if entry.get("event") == "case" and isinstance(case_id, str) else None
         if p is None or p.id in verdict:
             continue
-        if "error" in entry:
+        if _tampered(entry):
+            verdict[p.id] = CaseOutcome(p.spec.name, p.case.label, False, f"{p.spec.title} [{p.case.label}]: not "
+                                        f"trusted: {_tampered(entry)} (flagged for review).", cause=_tampered(entry))
+        elif "error" in entry:
             verdict[p.id] = judge_case(p.spec, p.case, None, _error_text(entry["error"]))
         elif "stopped" in entry:
             verdict[p.id] = judge_case(p.spec, p.case, None, _stopped_text(entry, result, limits))
@@ -226,6 +232,14 @@ def _import_failure(entry: dict, result: sandbox.RunResult, limits) -> str:
     if "error" in entry:
         return f"importing your module failed: {_error_text(entry['error'])}"
     return f"importing your module failed: {_stopped_text(entry, result, limits)}"
+
+
+def _tampered(entry: dict) -> str:
+    """Why a case's answer cannot be trusted: what the student's code replaced before it ran."""
+    names = [channel.text(n, 60) for n in entry.get("tampered") or [] if isinstance(n, str)][:5]
+    if entry.get("stopped") == "forged":
+        names.append("an answer written ahead of its case")
+    return ("your code replaced or hooked " + ", ".join(names) + ", which the checks rely on") if names else ""
 
 
 def _tamper_notes(names: object, notes: list[str]) -> None:

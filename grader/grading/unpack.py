@@ -259,8 +259,10 @@ def _unpack(src: Path, dest: Path, allowed: list[str] | None, max_bytes: int, ma
         except _Unreadable as exc:
             unreadable.append((path, str(exc)))
     kept = [path for path in kept if path not in dict(unreadable)]
-    ignored += [(path, f"it could not be read from the archive ({why}), so it was left out") for path, why in unreadable]
     notes = tuple(f"{shown(path)} was ignored: {reason}." for path, reason in ignored)
+    notes += tuple(f"{shown(path)} could not be read from the archive ({why}); it was left out."
+                   for path, why in unreadable)
+    ignored += unreadable
     for note in notes:
         log.debug(note)
     return Unpacked(root=dest, files=tuple(kept), ignored=tuple(p for p, _ in ignored), notes=notes)

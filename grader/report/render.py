@@ -17,6 +17,7 @@ from typing import Any, Mapping
 import jinja2
 from markupsafe import Markup
 
+from grader.report import safe
 from grader.report.mathml import math_html
 from grader.results import ItemResult, Report, code_cell_numbers
 
@@ -60,9 +61,13 @@ def fmt_points(x: float) -> str:
     return f"{round(float(x), 2):g}"
 
 
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|~])")
+
+
 def _md_cell(text: Any) -> str:
-    """Make a string safe inside a Markdown table cell (no pipes, HTML or line breaks)."""
-    text = str(text).replace("\\", "\\\\").replace("|", "\\|").replace("`", "\\`")
+    """Make a string safe inside a Markdown table cell: no pipes, HTML, line breaks, emphasis,
+    headings, and no links or images (brackets and parentheses are escaped)."""
+    text = _MD_SPECIAL.sub(r"\\\1", safe.clean(str(text)))
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return re.sub(r"\s*\n\s*", " ", text).strip()
 
@@ -124,15 +129,16 @@ def _context(report: Report) -> dict[str, Any]:
 
 def render_json(report: Report) -> str:
     """report.json: the whole report, keys sorted, schema_version inside."""
+    report = safe.sanitize(report)
     return json.dumps(report.to_dict(), sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
 def render_markdown(report: Report) -> str:
-    return _TEXT.get_template("report.md.j2").render(**_context(report))
+    return _TEXT.get_template("report.md.j2").render(**_context(safe.sanitize(report)))
 
 
 def render_html(report: Report) -> str:
-    return _HTML.get_template("report.html.j2").render(**_context(report))
+    return _HTML.get_template("report.html.j2").render(**_context(safe.sanitize(report)))
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -145,6 +151,7 @@ def _plain(text: str) -> str:
 
 def render_terminal(report: Report, html_path: Path | str | None = None) -> str:
     """Plain text for a terminal: score, one line per visible item, a line for hidden items."""
+    report = safe.sanitize(report)
     lines = [f"{_plain(heading(report))}: {fmt_points(report.score)}/"
              f"{fmt_points(report.max_score)} ({report.status})"]
     if banner(report):
@@ -182,6 +189,7 @@ def _item_passed(item: ItemResult) -> bool:
 
 def render_gradescope(report: Report) -> dict[str, Any]:
     """Gradescope results.json as a dict; hidden items become visible once grades are published."""
+    report = safe.sanitize(report)
     tests = [{
         "name": item.title,
         "score": float(item.points),
@@ -210,6 +218,7 @@ def render_gradescope(report: Report) -> dict[str, Any]:
 
 def gradebook_row(report: Report) -> dict[str, Any]:
     """One gradebook row: submission, status, score, max_score, then points per item id."""
+    report = safe.sanitize(report)
     row: dict[str, Any] = {"submission": report.submission, "status": report.status,
                            "score": report.score, "max_score": report.max_score}
     row.update({item.id: item.points for item in report.items})
@@ -245,6 +254,7 @@ def write_reports(report: Report, out_dir: Path) -> dict[str, Path]:
     Returns the paths keyed by file name (``"report.html"`` → ``out_dir/report.html``).
     """
     out_dir = Path(out_dir)
+    report = safe.sanitize(report)
     rendered = {
         "report.json": render_json(report),
         "report.md": render_markdown(report),

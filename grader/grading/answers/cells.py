@@ -56,6 +56,16 @@ def parse_answers(text: str, where: str) -> dict[str, str]:
 def _check_events(text: str, where: str) -> None:
     """Refuse anchors, aliases and explicit tags, and nesting deeper than MAX_DEPTH (the parser is
     iterative, so this runs before any recursive step)."""
+    depth = deepest = 0
+    for ch in text:  # a cheap first look: YAML's scanner looks far ahead inside deep [ or {
+        if ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    if deepest > 2 * MAX_DEPTH:
+        raise AnswerFormatError(f"{where}: the answers block is not valid YAML: brackets nested {deepest} levels "
+                                f"deep (at most {MAX_DEPTH}). {_HOW}")
     depth = 0
     try:
         for event in yaml.parse(text, Loader=yaml.SafeLoader):

@@ -49,6 +49,9 @@ WATCHED = {
     "builtins.__import__": lambda: builtins.__import__,
     "json.dumps": lambda: json.dumps,
 }
+for _owner, _names in ((os, "write"), (struct, "pack"), (np, "load array ascontiguousarray"),  # what the child
+                       (torch, "from_numpy stack"), (torch.Tensor, "numpy detach")):     # reads and answers with
+    WATCHED.update({f"{_owner.__name__}.{n}": (lambda o=_owner, n=n: getattr(o, n)) for n in _names.split()})
 MAX_MESSAGE = 400
 MAX_HEADER = 256 * 1024
 PR_SET_DUMPABLE = 4
@@ -87,12 +90,26 @@ def receive(fd, max_body, deadline=None):
     head_len, body_len = struct.unpack(">II", read_exact(fd, 8, deadline))
     if head_len > MAX_HEADER:
         raise ValueError("a message header over the size limit")
-    header = json.loads(read_exact(fd, head_len, deadline))
+    try:
+        header = json.loads(read_exact(fd, head_len, deadline), parse_constant=_no_constant, parse_float=_finite)
+    except RecursionError:
+        raise ValueError("a message header nested too deep") from None
     if not isinstance(header, dict):
         raise ValueError("a message header that is not a mapping")
     if body_len > max_body:
         return header, None
     return header, read_exact(fd, body_len, deadline)
+
+
+def _no_constant(name):
+    raise ValueError(f"{name} in a message header")
+
+
+def _finite(text):
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError("a number too large in a message header")
+    return value
 
 
 # ----------------------------------------------------------------------------- the child
@@ -202,6 +219,7 @@ def child(job, cases_r, answers_w):
         except BaseException as exc:
             header, body = {"error": describe(exc, submission)}, b""
         header["tampered"] = tampered(before)
+        header["nonce"] = case.get("nonce")  # an answer written before this case was sent cannot know it
         send(answers_w, header, body)
 
 
@@ -276,7 +294,7 @@ def start_child(job, timeout):
             kid.stop()
             return None, {"event": "import", "stopped": "timeout"}
         return None, {"event": "import", "stopped": "died", **kid.ended()}
-    except (ValueError, struct.error):
+    except Exception:  # garbage on the child's pipe: whatever it is, it is not an answer
         kid.stop()
         return None, {"event": "import", "stopped": "garbled"}
     if message.get("ok") is not True:
@@ -289,22 +307,29 @@ def run_case(kid, case, inputs, job):
     """Hand one case to the child; the message for the grader and the body."""
     started = time.monotonic()
     entry = {"event": "case", "case": case["id"]}
+    nonce = os.urandom(8).hex()
     try:
-        send(kid.cases_w, case, inputs)
+        send(kid.cases_w, {**case, "nonce": nonce}, inputs)
         answer, body = receive(kid.answers_r, job["max_result_bytes"], started + job["case_timeout"])
     except Gone as exc:
         entry.update({"stopped": "timeout"} if str(exc) == "timeout" else {"stopped": "died", **kid.ended()})
         return entry, b"", True
     except BrokenPipeError:
         return {**entry, "stopped": "died", **kid.ended()}, b"", True
-    except (ValueError, struct.error, OSError):
+    except Exception:  # garbage on the child's pipe: whatever it is, it is not an answer
         return {**entry, "stopped": "garbled"}, b"", True
     entry["seconds"] = round(time.monotonic() - started, 4)
     if body is None:
         return {**entry, "stopped": "too_large"}, b"", True
+    if answer.get("nonce") != nonce:  # not the answer to this case: written ahead, or forged
+        return {**entry, "stopped": "forged"}, b"", True
     for key in ("error", "arrays", "scalars", "tampered"):
         if key in answer:
             entry[key] = answer[key]
+    try:
+        json.dumps(entry, allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
+        return {"event": "case", "case": case["id"], "stopped": "garbled"}, b"", True
     return entry, body, False
 
 
