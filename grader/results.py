@@ -46,6 +46,7 @@ class CaseOutcome:
     label: str
     passed: bool
     message: str = ""
+    cause: str = ""  # the likely mistake behind a failure (a named suspect, the check's pitfall), if known
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,7 @@ class ItemResult:
     kind: str  # what the item grades: a grader.config.RubricKind value (checks, tests, cells, answers, manual)
     hidden: bool = False
     messages: tuple[str, ...] = ()
+    cause: str = ""  # the likely cause of a failure; items sharing one are grouped in the report's notes
 
 
 @dataclass(frozen=True)

@@ -50,14 +50,17 @@ class CheckSpec:
     probe: str
     title: str
     cases: Callable[[], Iterator[Case]]
+    cause: str = ""
 
 
-def check(probe: str, title: str | None = None) -> Callable:
-    """Mark a generator of `Case`s as an official check driving ``probe``."""
+def check(probe: str, title: str | None = None, cause: str = "") -> Callable:
+    """Mark a generator of `Case`s as an official check driving ``probe``. ``cause``: the mistake a
+    failure of this check points at (a pitfall check's pitfall), so that the items one mistake costs
+    can be grouped under it in the report."""
 
     def mark(fn: Callable[[], Iterator[Case]]) -> Callable[[], Iterator[Case]]:
         doc = (fn.__doc__ or "").strip().splitlines()
-        fn.__lrkit_check__ = CheckSpec(fn.__name__, probe, title or (doc[0] if doc else fn.__name__), fn)
+        fn.__lrkit_check__ = CheckSpec(fn.__name__, probe, title or (doc[0] if doc else fn.__name__), fn, cause)
         return fn
 
     return mark
@@ -99,10 +102,13 @@ def _load_checks(hidden_dir: Path) -> dict[str, CheckSpec]:
         sys.modules[name] = module
         spec.loader.exec_module(module)
     found = {}
-    for value in vars(module).values():
-        spec_ = getattr(value, "__lrkit_check__", None)
-        if isinstance(spec_, CheckSpec):
-            found[spec_.name] = spec_
+    # verdicts.py and the hidden modules it imports (a long verdicts file may be split in several)
+    modules = [module] + [m for n, m in sorted(sys.modules.items()) if n.startswith(pkg + ".") and m is not module]
+    for mod in modules:
+        for value in vars(mod).values():
+            spec_ = getattr(value, "__lrkit_check__", None)
+            if isinstance(spec_, CheckSpec):
+                found.setdefault(spec_.name, spec_)
     return found
 
 
@@ -167,7 +173,8 @@ def judge_case(spec: CheckSpec, case: Case, got: Mapping[str, Value] | None, err
     prefix = f"{spec.title} [{case.label}]"
     hint = f" Hint: {case.hint}" if case.hint else ""
     if got is None:
-        return CaseOutcome(spec.name, case.label, False, f"{prefix}: {error or 'no result'}.{hint}")
+        return CaseOutcome(spec.name, case.label, False, f"{prefix}: {error or 'no result'}.{hint}",
+                           cause=error if error.startswith("raised ") else spec.cause)
     problems: list[str] = []
     keys = list(case.expect or {})
     for key, want in (case.expect or {}).items():
@@ -186,8 +193,15 @@ def judge_case(spec: CheckSpec, case: Case, got: Mapping[str, Value] | None, err
             problems.append(verdict)
     if not problems:
         return CaseOutcome(spec.name, case.label, True)
+    cause = spec.cause
     for mistake, suspect in case.suspects.items():
         if keys and _matches(got, suspect, case.atol, case.rtol, keys):
-            problems.append(f"this is exactly what you get when {mistake}")
+            problems.append(f"{SUSPECT_PHRASE}{mistake}")
             break
-    return CaseOutcome(spec.name, case.label, False, f"{prefix}: {'; '.join(problems)}.{hint}")
+    named = [p.split(SUSPECT_PHRASE, 1)[1] for p in problems if SUSPECT_PHRASE in p]
+    if named:
+        cause = named[-1]
+    return CaseOutcome(spec.name, case.label, False, f"{prefix}: {'; '.join(problems)}.{hint}", cause=cause)
+
+
+SUSPECT_PHRASE = "this is exactly what you get when "

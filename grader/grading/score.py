@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from grader.config import Rubric, RubricItem
+from grader.grading.checks import SUSPECT_PHRASE
 from grader.grading.messages import excerpt
 from grader.results import AnswerOutcome, CaseOutcome, CellOutcome, ItemResult, code_cell_numbers
 
@@ -59,17 +60,41 @@ def _grouped(failures: list[CaseOutcome]) -> list[str]:
     return messages
 
 
+def _gate(item: RubricItem, outcomes: Outcomes) -> CaseOutcome | None:
+    """The first failing case of a check the item requires (it does not do its job at all), if any."""
+    if not item.requires or not outcomes.checks_run:
+        return None
+    return next((c for c in outcomes.cases if c.check in item.requires and not c.passed), None)
+
+
+def _gated(item: RubricItem, gate: CaseOutcome, kind: str) -> ItemResult:
+    return ItemResult(item.id, item.title, 0.0, item.points, "failed", kind, hidden=kind == "checks",
+                      messages=(f"no credit: {gate.message}",), cause=gate.cause or gate.message)
+
+
+def _likely_cause(failures: list[CaseOutcome]) -> str:
+    """The cause named by most failing cases (first named wins a tie)."""
+    counts: dict[str, int] = {}
+    for f in failures:
+        if f.cause:
+            counts[f.cause] = counts.get(f.cause, 0) + 1
+    return max(counts, key=lambda c: counts[c]) if counts else ""
+
+
 def score_checks(item: RubricItem, outcomes: Outcomes) -> ItemResult:
     if not outcomes.checks_run:
         if outcomes.tests is not None and item.tests:
             return score_tests(item, outcomes)
         return ItemResult(item.id, item.title, 0.0, item.points, "hidden", "checks", hidden=True,
                           messages=("checked by the official grader with hidden tests",))
+    gate = _gate(item, outcomes)
+    if gate is not None:
+        return _gated(item, gate, "checks")
     cases = [c for c in outcomes.cases if c.check in item.checks]
-    failed = _grouped([c for c in cases if not c.passed])
+    failures = [c for c in cases if not c.passed]
     passed = sum(c.passed for c in cases)
-    result = _award(item, passed, len(cases), failed, "checks")
-    return ItemResult(**{**result.__dict__, "hidden": True})
+    result = _award(item, passed, len(cases), _grouped(failures), "checks")
+    return dataclasses.replace(result, hidden=True, cause=_likely_cause(failures) if failures else "")
 
 
 def score_tests(item: RubricItem, outcomes: Outcomes) -> ItemResult:
@@ -83,6 +108,9 @@ def score_cells(item: RubricItem, outcomes: Outcomes) -> ItemResult:
     if outcomes.cells_withheld:
         return ItemResult(item.id, item.title, 0.0, item.points, "failed", "cells",
                           messages=(outcomes.cells_withheld,))
+    gate = _gate(item, outcomes)
+    if gate is not None:
+        return _gated(item, gate, "cells")
     messages, passed, total, figures = [], 0, 0, 0
     numbers = code_cell_numbers(outcomes.cells)
     for exercise in item.cells:
@@ -157,6 +185,36 @@ def total(items: tuple[ItemResult, ...]) -> float:
     return round(sum(i.points for i in items), 4)
 
 
+def shared_causes(items: tuple[ItemResult, ...]) -> dict[str, tuple[ItemResult, ...]]:
+    """Likely causes that cost more than one item, each with the items it costs (rubric order)."""
+    by_cause: dict[str, list[ItemResult]] = {}
+    for item in items:
+        if item.cause and item.points < item.max_points:
+            by_cause.setdefault(item.cause, []).append(item)
+    return {cause: tuple(group) for cause, group in by_cause.items() if len(group) > 1}
+
+
+def cause_notes(items: tuple[ItemResult, ...]) -> tuple[str, ...]:
+    """One report note per cause shared by several failing items: the cause, said once."""
+    return tuple(f"One likely cause costs {len(group)} items ({', '.join(i.id for i in group)}; "
+                 f"{sum(i.max_points - i.points for i in group):g} points): {cause}."
+                 for cause, group in shared_causes(items).items())
+
+
+def _said_once(items: tuple[ItemResult, ...]) -> tuple[ItemResult, ...]:
+    """Items sharing a cause point at the report note instead of each naming the cause again."""
+    shared = shared_causes(items)
+    out = []
+    for item in items:
+        if item.cause in shared:
+            others = [i.id for i in shared[item.cause] if i.id != item.id]
+            pointer = f"likely cause shared with {', '.join(others)}: see the notes at the top"
+            messages = tuple(m.replace(f"; {SUSPECT_PHRASE}{item.cause}", "") for m in item.messages)
+            item = dataclasses.replace(item, messages=(pointer,) + messages)
+        out.append(item)
+    return tuple(out)
+
+
 def score(rubric: Rubric, outcomes: Outcomes) -> tuple[tuple[ItemResult, ...], float]:
-    items = tuple(SCORERS[item.kind](item, outcomes) for item in rubric.items)
+    items = _said_once(tuple(SCORERS[item.kind](item, outcomes) for item in rubric.items))
     return items, total(items)

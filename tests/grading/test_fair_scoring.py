@@ -1,0 +1,94 @@
+"""Fair verdicts in scoring: no points without work (`requires` gates), one cause said once, and
+tampered or forged answers costing the cases they touch."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from grader.config import ConfigError, Rubric, RubricItem, load_rubric
+from grader.grading.checks import Case, CheckSpec, judge_case
+from grader.grading.score import Outcomes, cause_notes, score
+from grader.results import CaseOutcome, CellOutcome
+
+
+def rubric(*items: RubricItem) -> Rubric:
+    return Rubric(items, sum(i.points for i in items))
+
+
+def case(check: str, passed: bool, cause: str = "", label: str = "1") -> CaseOutcome:
+    return CaseOutcome(check, label, passed, "" if passed else f"{check} [{label}]: wrong", cause=cause)
+
+
+def test_a_failed_gate_costs_the_item_even_when_its_own_checks_pass():
+    """Does `return V` keep a causality item it trivially passes? Not when the item requires 'works'."""
+    r = rubric(RubricItem("causal", "Causal", 2, checks=("causal",), requires=("works",)),
+               RubricItem("other", "Other", 1, checks=("causal",)))
+    out = Outcomes(cases=(case("causal", True), case("works", False, cause="f does not do its job at all")))
+    (gated, free), got = score(r, out)
+    assert (gated.points, gated.status, free.points, got) == (0.0, "failed", 1.0, 1.0)
+    assert gated.messages[0].startswith("no credit: works [1]")
+
+
+def test_a_passing_gate_changes_nothing():
+    r = rubric(RubricItem("causal", "Causal", 2, checks=("causal",), requires=("works",)))
+    (item,), got = score(r, Outcomes(cases=(case("causal", True), case("works", True))))
+    assert (item.points, got) == (2.0, 2.0)
+
+
+def test_exercise_cells_earn_nothing_when_the_code_they_run_does_no_work():
+    """A stub module with a notebook whose cells all run: the exercise item is gated to 0."""
+    r = rubric(RubricItem("ex1", "Ex 1", 3, cells=("ex1",), requires=("works",)))
+    cells = (CellOutcome(0, "c0", "ok", "ex1"),)
+    (stub,), _ = score(r, Outcomes(cases=(case("works", False),), cells=cells, exercise_cells={"ex1": 1}))
+    (real,), _ = score(r, Outcomes(cases=(case("works", True),), cells=cells, exercise_cells={"ex1": 1}))
+    assert (stub.points, real.points) == (0.0, 3.0)
+
+
+def test_gates_are_not_applied_without_official_checks():
+    """`grade --local` has no hidden checks: its provisional cell score is not gated."""
+    r = rubric(RubricItem("ex1", "Ex 1", 1, cells=("ex1",), requires=("works",)))
+    out = Outcomes(cells=(CellOutcome(0, "c0", "ok", "ex1"),), checks_run=False, exercise_cells={"ex1": 1})
+    assert score(r, out)[1] == 1.0
+
+
+def test_one_cause_that_costs_several_items_is_named_once():
+    """Two items failing with the same likely cause: one note names it; each item points there."""
+    cause = "the state is read before token t is added to it"
+    r = rubric(RubricItem("eq", "Equivalence", 2, checks=("eq",)), RubricItem("order", "Order", 2, checks=("order",)),
+               RubricItem("other", "Other", 1, checks=("other",)))
+    out = Outcomes(cases=(
+        CaseOutcome("eq", "1", False, f"eq [1]: wrong; this is exactly what you get when {cause}.", cause=cause),
+        case("order", False, cause=cause), case("other", False, cause="something else")))
+    items, _ = score(r, out)
+    notes = cause_notes(items)
+    assert notes == (f"One likely cause costs 2 items (eq, order; 4 points): {cause}.",)
+    eq, order, other = items
+    assert eq.messages[0].startswith("likely cause shared with order") and cause not in " ".join(eq.messages)
+    assert order.messages[0].startswith("likely cause shared with eq")
+    assert other.cause == "something else" and not other.messages[0].startswith("likely cause")
+
+
+def test_a_check_names_its_cause_and_a_matched_suspect_overrides_it():
+    spec = CheckSpec("order", "p", "Order", lambda: iter(()), cause="read before update")
+    wrong = {"y": np.array([2.0])}
+    plain = judge_case(spec, Case("1", {}, expect={"y": [1.0]}), wrong)
+    named = judge_case(spec, Case("1", {}, expect={"y": [1.0]}, suspects={"no decay": {"y": [2.0]}}), wrong)
+    crashed = judge_case(spec, Case("1", {}, expect={"y": [1.0]}), None, "raised ValueError: x at m.py:3 in f")
+    assert (plain.cause, named.cause, crashed.cause) == ("read before update", "no decay",
+                                                         "raised ValueError: x at m.py:3 in f")
+
+
+def test_requires_must_name_a_gateable_item(tmp_path):
+    (tmp_path / "rubric.yaml").write_text(
+        "items:\n  - {id: a, title: A, points: 1, answers: [x], requires: [works]}\ntotal: 1\n")
+    with pytest.raises(ConfigError, match="requires"):
+        load_rubric(tmp_path)
+
+
+def test_a_tampered_or_forged_answer_fails_its_case_and_says_why():
+    """A case answered after the student's code replaced what the checks rely on is not trusted."""
+    from grader.grading import probing
+
+    assert probing._tampered({"tampered": ["torch.allclose"]}).startswith("your code replaced or hooked torch.allclose")
+    assert "written ahead" in probing._tampered({"stopped": "forged"})
+    assert probing._tampered({"tampered": []}) == ""
