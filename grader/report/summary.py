@@ -80,6 +80,12 @@ def _gradebook_csv(reports: Sequence[Report], item_ids: list[str]) -> str:
     return buf.getvalue()
 
 
+def _pending(reports: Sequence[Report], item_id: str) -> bool:
+    """True when a person has graded this (manual) item in none of ``reports`` yet."""
+    found = [i.status for r in reports for i in r.items if i.id == item_id]
+    return bool(found) and all(status == "manual" for status in found)
+
+
 def _full_marks(report: Report, item_id: str) -> bool:
     return any(i.id == item_id and i.max_points > 0 and i.points >= i.max_points for i in report.items)
 
@@ -89,7 +95,8 @@ def _summary_context(reports: Sequence[Report], items: list[tuple[str, str, floa
     scores = [r.score for r in counted]
     max_score = max((r.max_score for r in reports), default=sum(p for _, _, p in items))
     rates = [(item_id, title, points, sum(_full_marks(r, item_id) for r in counted) / len(counted) if counted else 0.0)
-             for item_id, title, points in items]
+             for item_id, title, points in items if not _pending(counted, item_id)]
+    pending = [(item_id, title, points) for item_id, title, points in items if _pending(counted, item_id)]
     counts = {s: sum(r.status == s for r in reports) for s in STATUSES}
     counts.update({r.status: counts.get(r.status, 0) + 1 for r in reports if r.status not in STATUSES})
     return {
@@ -101,6 +108,7 @@ def _summary_context(reports: Sequence[Report], items: list[tuple[str, str, floa
         "median": statistics.median(scores) if scores else None,
         "max_score": max_score,
         "rates": rates,
+        "pending": pending,
         "reports": reports,
         "histogram_png": _png(_histogram(scores, max_score)) if counted else "",
         "pass_rate_png": _png(_pass_rates(rates)) if counted and rates else "",

@@ -78,6 +78,15 @@ def test_summary_links_every_report(tmp_path, batch):
     assert html.count("/report.html") == len(batch)
 
 
+def test_manual_items_nobody_graded_yet_are_pending_not_zero(tmp_path):
+    why = ("why", "Why it works", 2.0)
+    reports = [Report("toy", n, "graded", 3, 5, (ItemResult("normalizer", "N", 3, 3, "passed", "checks"),
+                                                 ItemResult("why", "Why it works", 0, 2, "manual", "manual")),
+                      official=True) for n in ("a", "b")]
+    html = write_class_summary(reports, tmp_path, rubric_items=[RUBRIC[0], why])["summary.html"].read_text()
+    assert re.search(r"<code>why</code>.*?<em>pending</em>", html) and not re.search(r"<code>why</code>[^\n]*0%", html)
+
+
 def test_summary_escapes_submission_names(tmp_path, batch):
     html = write_class_summary(batch, tmp_path)["summary.html"].read_text(encoding="utf-8")
     assert "<script>eve" not in html and "&lt;script&gt;eve&lt;/script&gt;" in html
