@@ -21,9 +21,12 @@ import time
 from pathlib import Path
 
 from grader.bundle import Bundle, open_bundle
+from grader.config import AssignmentConfig
+from grader.errors import UsageError
 from grader.grading.engines import Engine, Job, ThreadEngine
+from grader.grading.intake import submission_name, unpack_any
 from grader.grading.shards import Manifest, Shard, write_manifest
-from grader.grading.unpack import SubmissionError, content_hash, unpack_submission
+from grader.grading.unpack import SubmissionError, content_hash
 from grader.grading.version import grader_version, version_of
 from grader.report.render import load_report, write_reports
 from grader.report.summary import write_class_summary
@@ -34,19 +37,22 @@ REPORT_FILES = ("report.json", "report.md", "report.html", "results.json")
 
 
 def submissions_in(folder: Path) -> list[Path]:
-    entries = sorted(p for p in folder.iterdir() if not p.name.startswith((".", "_")) and
-                     (p.is_dir() or p.suffix == ".zip"))
-    return entries
+    """Every entry of ``folder`` but hidden ones (`.git`, `_shards`): each gets a row. A bare notebook
+    is a notebook-only submission; anything that cannot be a submission is graded `invalid`, with why."""
+    if not folder.is_dir():
+        raise UsageError(f"{folder}: no such folder; 'grade batch' takes the folder that holds the submissions "
+                         "(one folder, .zip or .ipynb per student)")
+    return sorted(p for p in folder.iterdir() if not p.name.startswith((".", "_")))
 
 
 def _name(path: Path) -> str:
-    return path.name.removesuffix(".zip")
+    return submission_name(path)
 
 
-def _hash_of(path: Path, allowed: list[str]) -> str:
+def _hash_of(path: Path, config: AssignmentConfig) -> str:
     with tempfile.TemporaryDirectory(prefix="lrkit-hash-") as tmp:
         try:
-            unpacked = unpack_submission(path, Path(tmp) / "u", allowed=allowed)
+            unpacked = unpack_any(path, Path(tmp) / "u", config)
         except SubmissionError:
             return "invalid"
         return content_hash(unpacked.root)
@@ -64,7 +70,7 @@ def _already_graded(out: Path, path: Path, bundle: Bundle) -> Report | None:
     if (report.bundle_hash != bundle.hash or version_of(report.environment) != grader_version()
             or report.status == "crashed"):
         return None
-    if report.submission_hash != _hash_of(path, list(bundle.config.student_files)):
+    if report.submission_hash != _hash_of(path, bundle.config):
         return None
     return report
 
@@ -114,11 +120,11 @@ def grade_batch(folder: Path, bundle_path: Path, out: Path, *, jobs: int | None 
                 unsandboxed: bool = False, shard: Shard | None = None, engine: Engine | None = None) -> int:
     """Grade every submission in ``folder`` (or the part of it in ``shard``) on ``engine`` (default:
     `jobs` threads here). Returns 0 when all were graded, else 1."""
-    out.mkdir(parents=True, exist_ok=True)
     engine = engine or ThreadEngine(jobs, unsandboxed)
     with tempfile.TemporaryDirectory(prefix="lrkit-bundle-") as tmp:
+        entries = [(path, _name(path)) for path in submissions_in(folder)]  # a bad path or bundle: nothing written
         bundle = open_bundle(bundle_path, Path(tmp))
-        entries = [(path, _name(path)) for path in submissions_in(folder)]
+        out.mkdir(parents=True, exist_ok=True)
         mine = [(path, name) for path, name in entries if shard is None or shard.holds(name)]
         reports, todo = _plan(mine, out, bundle, force)
         where = f"shard {shard}: {len(mine)} of {len(entries)} in the class; " if shard else ""
