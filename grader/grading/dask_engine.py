@@ -39,8 +39,9 @@ from grader.grading.engines import (
     order_jobs,
     pack_submission,
 )
+from grader.grading.intake import unpack_any
 from grader.grading.pipeline import failed_report
-from grader.grading.unpack import SubmissionError, unpack_submission
+from grader.grading.unpack import SubmissionError
 from grader.grading.version import grader_version
 from grader.results import Report
 
@@ -304,7 +305,7 @@ class DaskEngine:
         """Unpack on the driver (no student code runs) to give the same `invalid` report as anywhere else."""
         with tempfile.TemporaryDirectory(prefix="lrkit-check-") as tmp:
             try:
-                unpack_submission(job.path, Path(tmp) / "u", allowed=list(self.bundle.config.student_files))
+                unpack_any(job.path, Path(tmp) / "u", self.bundle.config)  # as the pipeline unpacks
             except SubmissionError as exc:
                 return failed_report(self.bundle.config, self.bundle.rubric, job.name, "invalid", str(exc), True,
                                      self.bundle.hash)
