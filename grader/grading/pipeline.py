@@ -40,6 +40,7 @@ from grader.grading.execute import (
     skipped_run,
 )
 from grader.grading.intake import assemble, submission_name, take_in
+from grader.grading.local_cache import LocalCache
 from grader.grading.probing import run_checks
 from grader.grading.public_tests import run_public_tests
 from grader.grading.score import Outcomes, score
@@ -132,8 +133,9 @@ def _timed(fn, *args, **kwargs):
 
 
 def _grade_tree(tree: Path, template: Path, config: AssignmentConfig, rubric: Rubric, *, key: dict,
-                checks_from: Path | None, unsandboxed: bool, parallel: bool = True) -> GradedTree:
-    """The stages shared by the official and the local path."""
+                checks_from: Path | None, unsandboxed: bool, parallel: bool = True,
+                cache: LocalCache | None = None) -> GradedTree:
+    """The stages shared by the official and the local path (``cache``: the local path's stage results)."""
     timings, notes = {}, []
     nb_path = tree / config.notebook
     template_nb = json.loads((template / config.notebook).read_text())
@@ -160,6 +162,8 @@ def _grade_tree(tree: Path, template: Path, config: AssignmentConfig, rubric: Ru
             return run_checks(checks_from, tree, unsandboxed=unsandboxed, config=config)
         return run_public_tests(tree, config.public_tests)
 
+    if cache is not None:  # grade --local: a stage whose inputs did not change is not run again
+        notebook, checks = cache.wrap(tree, config, prepared, notebook if handed_in else None, checks, notebook)
     if parallel:
         with ThreadPoolExecutor(max_workers=1) as pool:
             nb_future = pool.submit(_timed, notebook)
@@ -184,6 +188,7 @@ def _grade_tree(tree: Path, template: Path, config: AssignmentConfig, rubric: Ru
         notes += other.notes
     else:
         tests = other.outcomes
+        notes += other.notes
     hooks = execution_hooks(prepared)
     withheld = ""
     if hooks:
@@ -217,6 +222,8 @@ def grade_submission(submission: Path, bundle_path: Path | Bundle, *, unsandboxe
     bundle (its zip or folder, or a `Bundle` already opened, as a batch does once for the class)."""
     submission = Path(submission)
     name = name or submission_name(submission)
+    if not unsandboxed:
+        sandbox.warm.prestart()  # the warm-start template imports torch while the bundle is opened
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="lrkit-grade-") as tmp:
         work = Path(tmp)
@@ -294,9 +301,11 @@ def grade_local(folder: Path) -> Report:
         shutil.copytree(folder, tree, ignore=shutil.ignore_patterns("__pycache__", "grade-report", ".*", "venv",
                                                                     "wheels", "*.zip"))
         graded = _grade_tree(tree, folder, config, rubric, key=key, checks_from=None,
-                             unsandboxed=not sandbox.sandbox_available())
+                             unsandboxed=not sandbox.sandbox_available(), cache=LocalCache(folder))
     after = ["local run: public tests and public answers only; hidden items are graded by the official grader"]
-    if "bwrap" not in graded.isolation:
+    if not sandbox.sandbox_available():  # (the notebook may have been skipped: its isolation says nothing)
         after.append("unofficial: not sandboxed")
+    elif not graded.isolation:
+        graded = dataclasses.replace(graded, isolation=sandbox.detect_isolation())
     return _report(config, rubric, folder.name, graded, started, official=False, after=after,
                    submission_hash=folder_hash(folder))

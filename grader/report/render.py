@@ -37,7 +37,8 @@ def banner(report: Report) -> str:
     """"" for an official report; otherwise why it is not one."""
     if report.official:
         return ""
-    return LOCAL if "bwrap" in report.isolation else UNOFFICIAL
+    sandboxed = "bwrap" in report.isolation or "zygote" in report.isolation  # zygote: a warm start, same sandbox
+    return LOCAL if sandboxed else UNOFFICIAL
 
 
 def heading(report: Report) -> str:
