@@ -33,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 from grader.sandbox import seccomp
@@ -50,8 +51,8 @@ class WarmProcess:
     """The `subprocess.Popen` face of one forked run: pid (its monitor, a process-group leader),
     poll, wait, returncode; `stdin` when the run was given one."""
 
-    def __init__(self, sock: socket.socket, pid: int, stdin=None):
-        self.sock, self.pid, self.stdin = sock, pid, stdin
+    def __init__(self, sock: socket.socket, pid: int, stdin=None, on_exit=None):
+        self.sock, self.pid, self.stdin, self.on_exit = sock, pid, stdin, on_exit
         self.returncode: int | None = None
         self.setup_error = ""
 
@@ -73,6 +74,8 @@ class WarmProcess:
             status = reply.get("status")
             self.returncode = os.waitstatus_to_exitcode(status) if status is not None else 127
         self.sock.close()
+        if self.on_exit is not None:
+            self.on_exit()
         return True
 
     def poll(self) -> int | None:
@@ -102,6 +105,7 @@ class Zygote:
                                          pass_fds=[theirs.fileno()], start_new_session=True)
         theirs.close()
         self.control, self.lock, self.starting, self.forks, self.ready = ours, threading.Lock(), threading.Lock(), 0, False
+        self.active = 0  # runs forked and not yet ended
 
     def _await_ready(self, timeout: float) -> None:
         ready, _, _ = select.select([self.control], [], [], timeout)
@@ -117,16 +121,31 @@ class Zygote:
             with self.lock:
                 socket.send_fds(self.control, [b"r"], [theirs.fileno()])
                 self.forks += 1
+                self.active += 1
             theirs.close()
             socket.send_fds(ours, [json.dumps({**spec, "root": str(self.home / "root")}).encode()], fds)
             reply = json.loads(ours.recv(1 << 16) or b"{}")
         except (OSError, ValueError) as exc:
             ours.close()
+            self._ended()
             raise SandboxError(f"warm start failed: {exc}") from exc
         if "pid" not in reply:
             ours.close()
+            self._ended()
             raise SandboxError(f"warm start failed: {reply.get('error', 'no answer')}")
-        return WarmProcess(ours, reply["pid"], stdin)
+        return WarmProcess(ours, reply["pid"], stdin, self._ended)
+
+    def _ended(self) -> None:
+        with self.lock:
+            self.active -= 1
+
+    def retire(self, grace_s: float = 3600.0) -> None:
+        """No more forks; its runs in flight go on (their monitors outlive it); then clean up."""
+        self.proc.kill()
+        deadline = time.monotonic() + grace_s
+        while self.active > 0 and time.monotonic() < deadline:
+            time.sleep(1.0)
+        self.stop()
 
     def selftest(self) -> None:
         """One empty run through the whole set-up (namespaces, mounts, uid, seccomp): a machine
@@ -187,7 +206,7 @@ def _template(wait: bool = True) -> Zygote:
     with _lock:
         if _zygote is not None and (not _zygote.alive() or _zygote.forks >= MAX_FORKS):
             old, _zygote = _zygote, None
-            threading.Thread(target=old.stop, daemon=True).start()
+            threading.Thread(target=old.retire, daemon=True).start()
         if _zygote is None:
             _zygote = Zygote()
         zygote = _zygote

@@ -100,9 +100,8 @@ def monitor(sock):
     """Host side of one run: cgroup, namespaces, then wait for its PID 1 and report how it ended."""
     code = 0
     try:
-        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-        prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-        msg, fds, _, _ = socket.recv_fds(sock, 1 << 20, 64)
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # (no death signal: a retired template's runs go on;
+        msg, fds, _, _ = socket.recv_fds(sock, 1 << 20, 64)  # a grader that dies closes `sock`, see below)
         spec = json.loads(msg)
         for procs in spec["procs"]:
             with open(procs, "w") as fh:
