@@ -17,13 +17,13 @@ from pathlib import Path
 
 from grader import sandbox
 from grader.config import AssignmentLimits
+from grader.grading.notebook import READ_ONLY_TAGS, cell_source, exercise_of
 from grader.results import CellOutcome, Figure
 from grader.sandbox import channel
 
 log = logging.getLogger(__name__)
 
 RUNNER = sandbox.inside_script("nbrunner.py")
-READ_ONLY_TAGS = {"question", "locked"}
 MAX_NOTEBOOK_BYTES = 20_000_000
 MAX_NOTEBOOK_DEPTH = 64  # nbformat needs 6; deeper is not a notebook Jupyter wrote
 MAX_FIGURES = 24
@@ -49,9 +49,7 @@ class NotebookRun:
     cpu_s: float = 0.0  # CPU time of the sandboxed process tree
 
 
-def _source(cell: dict) -> str:
-    src = cell.get("source", "")
-    return "".join(src) if isinstance(src, list) else str(src)
+_source = cell_source  # what a cell's tags and source mean is read in grading.notebook
 
 
 def read_notebook(text: str, where: str) -> dict:
@@ -138,8 +136,7 @@ def skipped_run(prepared: dict, reason: str) -> NotebookRun:
     cells = []
     for index, cell in enumerate(prepared["cells"]):
         if cell["cell_type"] == "code":
-            exercise = next((t.split(":", 1)[1] for t in cell["metadata"].get("tags", [])
-                             if t.startswith("exercise:")), "")
+            exercise = exercise_of(cell)
             cells.append(CellOutcome(index, cell["id"], "not_run", exercise))
     return NotebookRun(tuple(cells), (), "skipped", (reason,), 0.0, ())
 
@@ -232,8 +229,7 @@ def execute_notebook(tree: Path, notebook: str, prepared: dict, limits: Assignme
     for index, cell in enumerate(prepared["cells"]):
         if cell["cell_type"] != "code":
             continue
-        exercise = next((t.split(":", 1)[1] for t in cell["metadata"].get("tags", [])
-                         if t.startswith("exercise:")), "")
+        exercise = exercise_of(cell)
         entry = logged.get(index)
         if entry is None:
             if not stopped and status == "disk":  # the cell that was running when the run was stopped

@@ -10,6 +10,7 @@ import dataclasses
 import logging
 from pathlib import Path
 
+from grader.config import RubricKind
 from grader.errors import UsageError
 from grader.grading.score import hand_graded, total
 from grader.report import safe
@@ -31,7 +32,7 @@ def export_sheet(out_dir: Path, sheet: Path) -> int:
         writer.writeheader()
         for _, report in _reports(out_dir):
             for item in report.items:
-                if item.kind != "manual":
+                if item.kind != RubricKind.MANUAL:
                     continue
                 answer = "\n".join(m.removeprefix("answer: ") for m in item.messages if m.startswith("answer: "))
                 points = "" if item.status == "manual" else f"{item.points:g}"
@@ -59,7 +60,7 @@ def import_sheet(out_dir: Path, sheet: Path) -> int:
         items = []
         for item in report.items:
             points = given.get((safe.clean(report.submission), item.id))
-            if item.kind == "manual" and points is not None:
+            if item.kind == RubricKind.MANUAL and points is not None:
                 if not 0 <= points <= item.max_points:
                     raise UsageError(f"{sheet}: {report.submission}/{item.id}: points {points:g} outside 0..{item.max_points:g}")
                 item = hand_graded(item, points)

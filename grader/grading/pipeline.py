@@ -22,7 +22,7 @@ from pathlib import Path
 
 from grader import __version__, sandbox
 from grader.bundle import Bundle, folder_hash, open_bundle
-from grader.config import AssignmentConfig, Rubric, load_assignment, load_rubric
+from grader.config import AssignmentConfig, Rubric, RubricKind, load_assignment, load_rubric
 from grader.errors import UsageError
 from grader.grading.answers import (
     AnswerFormatError,
@@ -41,6 +41,7 @@ from grader.grading.execute import (
 )
 from grader.grading.intake import assemble, submission_name, take_in
 from grader.grading.local_cache import LocalCache
+from grader.grading.notebook import answer_id_of, cell_source, exercise_cell_counts, is_answers_cell
 from grader.grading.probing import run_checks
 from grader.grading.public_tests import run_public_tests
 from grader.grading.score import Outcomes, score
@@ -73,19 +74,16 @@ def _answers(nb: dict, key: dict, rubric: Rubric, official: bool, where: str) ->
     free: dict[str, str] = {}
     notes: list[str] = []
     for n, cell in enumerate(nb["cells"]):
-        tags = cell.get("metadata", {}).get("tags", [])
-        source = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
-        if "answers" in tags:
+        source = cell_source(cell)
+        if is_answers_cell(cell):
             block = extract_answer_block(source)
             try:
                 given.update(parse_answers(block or "", f"{where} cell {n}"))
             except AnswerFormatError as exc:
                 notes.append(str(exc))
-        for tag in tags:
-            if tag.startswith("answer:"):
-                body = source.split("\n", 1)[1] if "\n" in source else ""
-                body = body.replace("_Type your answer here._", "").strip()
-                free[tag.split(":", 1)[1]] = body
+        if answer_id_of(cell):
+            body = source.split("\n", 1)[1] if "\n" in source else ""
+            free[answer_id_of(cell)] = body.replace("_Type your answer here._", "").strip()
     outcomes: dict[str, AnswerOutcome] = {}
     for item in rubric.items:
         for answer_id in item.answers:
@@ -102,14 +100,7 @@ def _answers(nb: dict, key: dict, rubric: Rubric, official: bool, where: str) ->
 
 
 def _exercise_cells(template_nb: dict) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for cell in template_nb["cells"]:
-        if cell.get("cell_type") != "code":
-            continue
-        for tag in cell.get("metadata", {}).get("tags", []):
-            if tag.startswith("exercise:"):
-                counts[tag[9:]] = counts.get(tag[9:], 0) + 1
-    return counts
+    return exercise_cell_counts(template_nb)
 
 
 @dataclass(frozen=True)
@@ -210,7 +201,7 @@ def _grade_tree(tree: Path, template: Path, config: AssignmentConfig, rubric: Ru
 
 def failed_report(config: AssignmentConfig, rubric: Rubric, name: str, status: str, message: str,
                    official: bool, bundle_hash: str = "", submission_hash: str = "") -> Report:
-    items = tuple(ItemResult(i.id, i.title, 0.0, i.points, "failed", i.kind, hidden=i.kind == "checks",
+    items = tuple(ItemResult(i.id, i.title, 0.0, i.points, "failed", i.kind, hidden=i.kind == RubricKind.CHECKS,
                              messages=(message,)) for i in rubric.items)
     return Report(config.name, name, status, 0.0, rubric.total, items, official, notes=(message,),
                   environment=environment(), submission_hash=submission_hash, bundle_hash=bundle_hash)
@@ -271,7 +262,7 @@ def _feedback_after_publishing(graded: GradedTree, rubric: Rubric, public_key: d
     grades are published, so it cannot steer resubmissions (unless `answers.feedback: visible`)."""
     if config.answers.feedback == "visible":
         return graded
-    secret = {i.id for i in rubric.items if i.kind == "answers" and any(a not in public_key for a in i.answers)}
+    secret = {i.id for i in rubric.items if i.kind == RubricKind.ANSWERS and any(a not in public_key for a in i.answers)}
     items = tuple(dataclasses.replace(i, hidden=True) if i.id in secret else i for i in graded.items)
     return dataclasses.replace(graded, items=items)
 

@@ -10,7 +10,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from grader.config import Rubric, RubricItem
+from grader.config import Rubric, RubricItem, RubricKind
 from grader.grading.checks import SUSPECT_PHRASE
 from grader.grading.messages import excerpt
 from grader.results import AnswerOutcome, CaseOutcome, CellOutcome, ItemResult, code_cell_numbers
@@ -68,7 +68,7 @@ def _gate(item: RubricItem, outcomes: Outcomes) -> CaseOutcome | None:
 
 
 def _gated(item: RubricItem, gate: CaseOutcome, kind: str) -> ItemResult:
-    return ItemResult(item.id, item.title, 0.0, item.points, "failed", kind, hidden=kind == "checks",
+    return ItemResult(item.id, item.title, 0.0, item.points, "failed", kind, hidden=kind == RubricKind.CHECKS,
                       messages=(f"no credit: {gate.message}",), cause=gate.cause or gate.message)
 
 
@@ -85,15 +85,15 @@ def score_checks(item: RubricItem, outcomes: Outcomes) -> ItemResult:
     if not outcomes.checks_run:
         if outcomes.tests is not None and item.tests:
             return score_tests(item, outcomes)
-        return ItemResult(item.id, item.title, 0.0, item.points, "hidden", "checks", hidden=True,
+        return ItemResult(item.id, item.title, 0.0, item.points, "hidden", RubricKind.CHECKS, hidden=True,
                           messages=("checked by the official grader with hidden tests",))
     gate = _gate(item, outcomes)
     if gate is not None:
-        return _gated(item, gate, "checks")
+        return _gated(item, gate, RubricKind.CHECKS)
     cases = [c for c in outcomes.cases if c.check in item.checks]
     failures = [c for c in cases if not c.passed]
     passed = sum(c.passed for c in cases)
-    result = _award(item, passed, len(cases), _grouped(failures), "checks")
+    result = _award(item, passed, len(cases), _grouped(failures), RubricKind.CHECKS)
     return dataclasses.replace(result, hidden=True, cause=_likely_cause(failures) if failures else "")
 
 
@@ -101,16 +101,16 @@ def score_tests(item: RubricItem, outcomes: Outcomes) -> ItemResult:
     tests = outcomes.tests or {}
     failed = [f"public test {t} failed (run: pytest -k {t})" if t in tests else f"public test {t} did not run"
               for t in item.tests if not tests.get(t)]
-    return _award(item, len(item.tests) - len(failed), len(item.tests), failed, "tests")
+    return _award(item, len(item.tests) - len(failed), len(item.tests), failed, RubricKind.TESTS)
 
 
 def score_cells(item: RubricItem, outcomes: Outcomes) -> ItemResult:
     if outcomes.cells_withheld:
-        return ItemResult(item.id, item.title, 0.0, item.points, "failed", "cells",
+        return ItemResult(item.id, item.title, 0.0, item.points, "failed", RubricKind.CELLS,
                           messages=(outcomes.cells_withheld,))
     gate = _gate(item, outcomes)
     if gate is not None:
-        return _gated(item, gate, "cells")
+        return _gated(item, gate, RubricKind.CELLS)
     messages, passed, total, figures = [], 0, 0, 0
     numbers = code_cell_numbers(outcomes.cells)
     for exercise in item.cells:
@@ -133,7 +133,7 @@ def score_cells(item: RubricItem, outcomes: Outcomes) -> ItemResult:
     if passed == total and figures < item.figures:
         messages.append(f"expected at least {item.figures} figure(s) from these cells, found {figures}")
         passed -= 1
-    return _award(item, max(passed, 0), total, messages, "cells")
+    return _award(item, max(passed, 0), total, messages, RubricKind.CELLS)
 
 
 def cell_error_message(where: str, cell: CellOutcome, number: int) -> str:
@@ -147,29 +147,29 @@ def score_answers(item: RubricItem, outcomes: Outcomes) -> ItemResult:
     results = [outcomes.answers.get(a) or AnswerOutcome(a, "missing", message=f"no answer '{a}' found")
                for a in item.answers]
     if any(r.status == "unchecked" for r in results):
-        return ItemResult(item.id, item.title, 0.0, item.points, "hidden", "answers", hidden=True,
+        return ItemResult(item.id, item.title, 0.0, item.points, "hidden", RubricKind.ANSWERS, hidden=True,
                           messages=tuple(r.message for r in results if r.message))
     failed = [f"{r.id}: {r.message}" if r.message else f"{r.id}: {r.status}" for r in results
               if r.status != "correct"]
-    return _award(item, len(results) - len(failed), len(results), failed, "answers")
+    return _award(item, len(results) - len(failed), len(results), failed, RubricKind.ANSWERS)
 
 
 def score_manual(item: RubricItem, outcomes: Outcomes) -> ItemResult:
     blank = [a for a in item.manual if (outcomes.answers.get(a) or AnswerOutcome(a, "missing")).status
              in ("blank", "missing")]
     if item.id in outcomes.manual:
-        pending = ItemResult(item.id, item.title, 0.0, item.points, "manual", "manual")
+        pending = ItemResult(item.id, item.title, 0.0, item.points, "manual", RubricKind.MANUAL)
         return hand_graded(pending, float(outcomes.manual[item.id]))
     if blank:  # still a person's call (pending), like every manual item not yet graded
-        return ItemResult(item.id, item.title, 0.0, item.points, "manual", "manual",
+        return ItemResult(item.id, item.title, 0.0, item.points, "manual", RubricKind.MANUAL,
                           messages=tuple(f"answer {a} is blank" for a in blank))
     given = [(outcomes.answers.get(a) or AnswerOutcome(a, "missing")).given for a in item.manual]
-    return ItemResult(item.id, item.title, 0.0, item.points, "manual", "manual",
+    return ItemResult(item.id, item.title, 0.0, item.points, "manual", RubricKind.MANUAL,
                       messages=("awaiting a grader's reading",) + tuple(f"answer: {g[:1500]}" for g in given))
 
 
-SCORERS = {"checks": score_checks, "tests": score_tests, "cells": score_cells, "answers": score_answers,
-           "manual": score_manual}
+SCORERS = {RubricKind.CHECKS: score_checks, RubricKind.TESTS: score_tests, RubricKind.CELLS: score_cells,
+           RubricKind.ANSWERS: score_answers, RubricKind.MANUAL: score_manual}
 
 
 def hand_graded(item: ItemResult, points: float) -> ItemResult:

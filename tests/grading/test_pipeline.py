@@ -23,7 +23,7 @@ import pytest
 
 from grader import cli, sandbox
 from grader.authoring.build import build
-from grader.authoring.release import release
+from grader.authoring.release import release_assignment
 from grader.errors import UsageError
 from grader.grading.batch import grade_batch
 from grader.report.render import load_report
@@ -72,7 +72,7 @@ def toy(tmp_path_factory) -> Toy:
     t = Toy(tmp_path_factory.mktemp("toy-e2e"))
     shutil.copytree(TOY, t.root)
     assert build(t.root) == 0
-    assert release(t.root, ["toy"]) == 0
+    release_assignment(t.root, "toy", t.root / "dist")  # the zips alone: release() runs check first (tests/authoring)
     _student_copy(t.solution, t.subs / "alice_solution")
     _student_copy(t.template, t.subs / "bob_template")
     wrong = _student_copy(t.solution, t.subs / "carol_wrong")
