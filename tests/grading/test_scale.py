@@ -1,6 +1,7 @@
 """Scaling out on one machine (issue 14): shards and a merge, a Dask LocalCluster, workers that die.
 
-One toy class (the solution, the untouched template, a wrong answer) is graded once with `--jobs 2`;
+One toy class (the solution, the untouched template, a wrong answer, and a folder holding a symbolic
+link, which is `invalid` and cannot travel to a Dask worker) is graded once with `--jobs 2`;
 that gradebook is the reference. Two shards plus `grade merge`, and a 2-process LocalCluster, must
 reproduce it byte for byte. The toy's time limits are raised in this copy so that a loaded machine
 cannot turn a run into a timeout: the subject here is where grading runs, not how fast.
@@ -36,6 +37,7 @@ TOY = ROOT / "tests" / "fixtures" / "toy-root"
 UNSANDBOXED = not sandbox.sandbox_available()
 ALLOW = ["--allow-unsandboxed"] if UNSANDBOXED else []
 CLASS_FILES = ("gradebook.csv", "summary.html")
+NAMES = ("alice_solution", "bob_template", "carol_wrong")
 SLOW_LIMITS = "limits: {cell_timeout_s: 240, notebook_timeout_s: 480, checks_timeout_s: 480, case_timeout_s: 240, memory_mb: 2048}"
 
 
@@ -73,8 +75,10 @@ def klass(tmp_path_factory) -> Class:
     stub = next(line for line in text.splitlines() if "NotImplementedError" in line)
     indent = stub[: len(stub) - len(stub.lstrip())]
     (wrong / "toy.py").write_text(text.replace(stub, f"{indent}return x.sum(dim=-1, keepdim=True).expand_as(x).clone()"))
+    os.symlink(solution / "toy.py", _copy(solution, subs / "erin_link") / "linked.py")
     k = Class(base, root / "dist" / "toy-autograder.zip", subs, base / "ref")
-    assert cli.main(["batch", str(subs), "--autograder", str(k.bundle), "--out", str(k.ref), "--jobs", "2", *ALLOW]) == 0
+    assert cli.main(["batch", str(subs), "--autograder", str(k.bundle), "--out", str(k.ref), "--jobs", "2", *ALLOW]) == 1
+    assert {n: r["status"] for n, r in _rows(k.ref).items()} == {**dict.fromkeys(NAMES, "graded"), "erin_link": "invalid"}
     return k
 
 
@@ -121,28 +125,28 @@ def shards(klass) -> list[Path]:
         out = klass.base / f"shard{i}"
         code = cli.main(["batch", str(klass.subs), "--autograder", str(klass.bundle), "--out", str(out), "--jobs", "2",
                          "--shard", f"{i}/2", *ALLOW])
-        assert code == 0
+        assert code == (1 if i == 2 else 0)  # erin_link, invalid, is in shard 2
         outs.append(out)
     return outs
 
 
 def test_shards_grade_their_part_and_merge_to_the_single_machine_gradebook(klass, shards, tmp_path):
     graded = [sorted(p.parent.name for p in out.glob("*/report.json")) for out in shards]
-    assert graded == [["alice_solution", "bob_template"], ["carol_wrong"]]
+    assert graded == [["alice_solution", "bob_template"], ["carol_wrong", "erin_link"]]
     for out in shards:
         assert not (out / "gradebook.csv").exists()  # only the merge writes one
         manifest = json.loads(next((out / MANIFEST_DIR).glob("*.json")).read_text())
-        assert manifest["seen"] == ["alice_solution", "bob_template", "carol_wrong"]
+        assert manifest["seen"] == [*NAMES, "erin_link"]
     merged = tmp_path / "merged"
-    assert cli.main(["merge", *map(str, shards), "--out", str(merged)]) == 0
+    assert cli.main(["merge", *map(str, shards), "--out", str(merged)]) == 1  # 1: a row is not 'graded'
     _same_class_files(merged, klass.ref)
-    for name in ("alice_solution", "bob_template", "carol_wrong"):
+    for name in (*NAMES, "erin_link"):
         assert (merged / name / "report.html").is_file()
     # a shared folder (all shards wrote to one place, e.g. on a cluster's filesystem) merges in place
     shared = tmp_path / "shared"
     for out in shards:
         shutil.copytree(out, shared, dirs_exist_ok=True)
-    assert merge_shards([shared], shared) == 0
+    assert merge_shards([shared], shared) == 1
     _same_class_files(shared, klass.ref)
 
 
@@ -172,7 +176,7 @@ def test_merge_refuses_gaps(shards, tmp_path):
     shutil.rmtree(two / "carol_wrong")  # a shard that did not finish
     _refused([one, two], tmp_path, "gap", "carol_wrong", "rerun")
     one, two = _mutable(shards, tmp_path / "late")
-    _edit_manifest(one, seen=["alice_solution", "bob_template", "carol_wrong", "dave_late"])  # seen by shard 1 only
+    _edit_manifest(one, seen=[*NAMES, "erin_link", "dave_late"])  # seen by shard 1 only
     _refused([one, two], tmp_path, "gap", "dave_late", f"shard(s) {shard_of('dave_late', 2)}/2")
 
 
@@ -251,9 +255,11 @@ def test_a_two_worker_local_cluster_grades_like_jobs_2(klass, tmp_path):
     out = tmp_path / "dask"
     code = cli.main(["batch", str(klass.subs), "--autograder", str(klass.bundle), "--out", str(out),
                      "--engine", "dask", "--workers", "2", *ALLOW])
-    assert code == 0
+    assert code == 1  # erin_link is invalid, there as here
     _same_class_files(out, klass.ref)
-    for name in ("alice_solution", "bob_template", "carol_wrong"):
+    invalid = [load_report(o / "erin_link" / "report.json") for o in (out, klass.ref)]
+    assert invalid[0].notes == invalid[1].notes and "link" in invalid[0].notes[0]
+    for name in (*NAMES, "erin_link"):
         assert all((out / name / f).is_file() for f in batch.REPORT_FILES)
 
 
