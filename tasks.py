@@ -2,7 +2,8 @@
 
     python tasks.py new NAME [--title T]        scaffold assignments/NAME/ (a minimal assignment that works), build it
     python tasks.py build [--check] [NAME...]   generate student_template/ and solutions/ (+ static validation)
-    python tasks.py check [NAME...]             grade the solution and the template through the real pipeline
+    python tasks.py check [NAME...]             grade the solution and the template through the real pipeline,
+                                                then every mutant in tests/mutants/ (table: mutant -> items, points lost)
     python tasks.py release [NAME...]           dist/<name>-student.zip and dist/<name>-autograder.zip (checked trees only)
     python tasks.py examples [--jobs N]         batch-grade examples/submissions/<name>/ -> out/<name>/
     python tasks.py all                         build, check, release, examples (the README's main job)
@@ -40,7 +41,7 @@ def task_build(args) -> int:
 def task_check(args) -> int:
     from grader.authoring.check import check
 
-    return check(ROOT, args.names or None)
+    return check(ROOT, args.names or None, mutants=not args.no_mutants)
 
 
 def task_release(args) -> int:
@@ -97,7 +98,10 @@ def main(argv: list[str] | None = None) -> int:
                      ("examples", task_examples), ("all", task_all)):
         s = sub.add_parser(name)
         s.add_argument("names", nargs="*", help="assignment names (default: all)")
-        s.set_defaults(fn=fn, check=False, jobs=2, force=False)
+        s.set_defaults(fn=fn, check=False, jobs=2, force=False, no_mutants=False)
+        if name in ("check", "all"):
+            s.add_argument("--no-mutants", action="store_true",
+                           help="skip grading tests/mutants/ (the table: mutant -> items lost -> points lost)")
         if name == "build":
             s.add_argument("--check", action="store_true", help="fail if the committed trees are stale")
         if name in ("examples", "all"):

@@ -203,15 +203,19 @@ def _rubric(tree: Path):
     return load_rubric(tree)
 
 
-def check(root: Path, names: list[str] | None = None) -> int:
-    """`tasks.py check [NAME...]`: 0 when every assignment passes (and is recorded for release)."""
+def check(root: Path, names: list[str] | None = None, mutants: bool = True) -> int:
+    """`tasks.py check [NAME...]`: 0 when every assignment passes (and is recorded for release); with
+    ``mutants``, also grades tests/mutants/<name>/ and prints what each mutant costs."""
     from grader.authoring.gate import fingerprint, record_pass
+    from grader.authoring.mutants import mutant_report
 
     built = build_all(root, names)
     failed = 0
     for b in built:
         before = fingerprint(root, b.name)
         problems = check_assignment(root, b)
+        if mutants and not problems:
+            problems = mutant_report(root, b.name)
         for problem in problems:
             log.error("%s", problem)
         if problems:

@@ -1,9 +1,17 @@
 """Grader-side halves of the official checks: inputs, the float64 reference, the judgement.
 
-One check per pitfall of the lesson (each its own rubric item), then one per face of the
-recurrence compared with the independent reference. Every case is float64, over leading
-dims (), (2,) and (2, 3), several seeds, gammas 0, 1e-3, 0.5, 0.9, 1 and per-head tensors,
-and chunk sizes 1, 3, 4, 5, L and L + 3 with L = 13 (divisible by none of 3, 4, 5).
+Three kinds of check, so that one bug costs its own items and nothing else:
+
+* works_<form>: the form does its job at all (its last output moves when an earlier value, its own
+  query or an earlier key moves). Not an item: every item that tests the form requires it, so an
+  identity, zero, constant or `return V` implementation earns nothing.
+* one check per pitfall, each a property of the student's OWN outputs on inputs chosen so that the
+  other pitfalls cannot show (causality: perturb the future and compare with the earlier outputs;
+  the normalizer: constant keys and values; the decay: a rescaling that turns gamma into 1; chunk
+  boundaries: any chunk size gives what one chunk gives; ...). It fails for its pitfall and little else.
+* one equivalence check per form against the independent reference: any bug in that form fails it.
+  Plus the cost of the recurrent and chunkwise forms (no L × L matrix, no call to a parallel form,
+  a step whose work does not grow with the history).
 """
 import numpy as np
 
@@ -12,10 +20,24 @@ from grader.checks import Case, check
 from . import reference as ref
 
 LEADS = [(), (2,), (2, 3)]
-SHAPES = [(1, 3, 2), (7, 4, 3), (13, 3, 5), (13, 4, 4)]     # (L, m, d_v): m != d_v and m == d_v
+SHAPES = [(1, 3, 2), (7, 4, 3), (13, 4, 4)]     # (L, m, d_v): m != d_v and m == d_v
 L_CHUNK = 13
-CHUNKS = [1, 3, 4, 5, L_CHUNK, L_CHUNK + 3]
 FLOAT_GAMMAS = [0.0, 1e-3, 0.5, 0.9, 1.0]
+LINEAR_FORMS = ("parallel", "recurrent", "step")
+RETENTION_FORMS = ("parallel", "recurrent", "chunkwise")
+FORM_NAME = {"parallel": "linear_attention_parallel", "recurrent": "linear_attention_recurrent",
+             "step": "LinearAttentionState.step"}
+
+MISTAKES = {
+    "no_normalizer": "the division by φ(q_i)ᵀz_i is missing",
+    "read_before_update": "the state is read before token t is added to it",
+    "whole_sequence_z": "z sums φ(k_j) over the whole sequence instead of j <= i",
+    "no_feature_map": "Q and K are used without the feature map (scores can go negative)",
+    "v_kT": "the state is built from v kᵀ instead of k vᵀ",
+    "no_causal_mask": "scores above the diagonal (j > i) are not masked",
+    "no_decay": "this form never applies the decay (it computes gamma = 1)",
+    "gate_after_update": "the gate is applied after adding k_t v_tᵀ (it should scale only S_{t-1})",
+}
 
 
 def per_head_gamma(lead):
@@ -35,95 +57,275 @@ def shape_label(lead, L, m, d_v):
     return f"leading dims {lead}, L={L}, m={m}, d_v={d_v}"
 
 
-def grid(seed0=0):
-    """(seed, lead, L, m, d_v) over every leading-dims × shape combination."""
-    seed = seed0
-    for lead in LEADS:
-        for L, m, d_v in SHAPES:
-            yield seed, lead, L, m, d_v
-            seed += 1
+def name_of(kind, form):
+    return FORM_NAME[form] if kind == "linear" else f"retention_{form}"
+
+
+def runs(*qkvs, **extra):
+    """Numbered inputs for the *_runs probes: Q0, K0, V0, Q1, ..."""
+    inputs = {"n": len(qkvs)}
+    for i, (Q, K, V) in enumerate(qkvs):
+        inputs.update({f"Q{i}": Q, f"K{i}": K, f"V{i}": V})
+    inputs.update(extra)
+    return inputs
+
+
+# ----------------------------------------------------------------------------- judging helpers
+
+def _arr(got, key):
+    return np.asarray(got[key], dtype=np.float64)
+
+
+def _shape_problem(y, want):
+    if y.shape != tuple(want):
+        return f"the output has shape {y.shape}, expected {tuple(want)}"
+    return None
+
+
+def _close(a, b, rtol=1e-6):
+    """Equal up to rounding (float32 internals included), NaN where the other is NaN too."""
+    scale = max(1.0, float(np.nanmax(np.abs(b), initial=0.0))) if b.size else 1.0
+    return a.shape == b.shape and np.allclose(a, b, rtol=rtol, atol=rtol * scale, equal_nan=True)
+
+
+def _moved(a, b):
+    """Does a differ from b clearly, at every leading index? (both finite)"""
+    if a.shape != b.shape or not (np.isfinite(a).all() and np.isfinite(b).all()):
+        return False
+    diff = np.abs(a - b).reshape(-1, a.shape[-1]).max(axis=-1)
+    scale = 1.0 + np.abs(b).reshape(-1, b.shape[-1]).max(axis=-1)
+    return bool((diff > 1e-4 * scale).all())
+
+
+def _first_bad_position(a, b):
+    bad = ~np.isclose(a, b, rtol=1e-6, atol=1e-6, equal_nan=True)
+    axis = tuple(i for i in range(a.ndim) if i != a.ndim - 2)
+    return int(np.flatnonzero(bad.any(axis=axis))[0])
+
+
+# ----------------------------------------------------------------------------- does the form work at all?
+
+def positive_qkv(seed, lead, L, m, d_v):
+    """Queries and keys > 0: every feature map (elu + 1, identity, ReLU) gives positive scores, so only
+    the pitfall a check is about can show."""
+    Q, K, V = ref.qkv(seed, lead, L, m, d_v)
+    return np.abs(Q) + 0.1, np.abs(K) + 0.1, V
+
+
+def _liveness_inputs(seed, lead, L=6, m=4, d_v=4):
+    """A base input and three copies: an earlier value, the last query, an earlier key moved."""
+    Q, K, V = positive_qkv(seed, lead, L, m, d_v)
+    rng = np.random.default_rng(seed + 1)
+    moved = []
+    for which, pos in (("V", 0), ("Q", L - 1), ("K", 0)):
+        arrays = {"Q": Q.copy(), "K": K.copy(), "V": V.copy()}
+        arrays[which][..., pos, :] += rng.uniform(0.5, 1.5, arrays[which][..., pos, :].shape)
+        moved.append((arrays["Q"], arrays["K"], arrays["V"]))
+    return [(Q, K, V)] + moved
+
+
+def _liveness_judge(name, shape):
+    what = ["an earlier token's value", "its own query", "an earlier token's key"]
+
+    def judge(got):
+        ys = [_arr(got, f"y{i}") for i in range(4)]
+        problem = _shape_problem(ys[0], shape)
+        if problem:
+            return problem
+        for i, why in enumerate(what, 1):
+            if not _moved(ys[i][..., -1, :], ys[0][..., -1, :]):
+                return (f"{name} does not do its job at all: its last output does not change when {why} "
+                        "changes (an identity, zero, constant or `return V` body, or NaN)")
+        return None
+    return judge
+
+
+def _works(kind, form, seed0):
+    for seed, lead in enumerate([(), (2, 3)]):
+        qkvs = _liveness_inputs(seed0 + seed, lead)
+        if kind == "linear":
+            inputs = runs(*qkvs, form=form)
+        elif kind == "retention":
+            inputs = runs(*qkvs, form=form, **{f"gamma{i}": 0.8 for i in range(4)},
+                          **{f"chunk{i}": 2 for i in range(4)})
+        else:
+            inputs = runs(*qkvs, mode=form, **({f"gamma{i}": 0.8 for i in range(4)} if form == "retention" else {}),
+                          **({f"gate{i}": np.linspace(0.5, 0.9, 6) for i in range(4)} if form == "gated" else {}))
+        name = f"unified_recurrence(mode={form!r})" if kind == "unified" else name_of(kind, form)
+        yield Case(label=f"{name}, leading dims {lead}", inputs=inputs,
+                   judge=_liveness_judge(name, (*lead, 6, 4)),
+                   hint="Implement the form: every output mixes the earlier tokens' values, weighted by "
+                        "query-key scores.")
+
+
+@check(probe="linear_runs", cause="linear_attention_parallel does not do its job at all")
+def works_linear_parallel():
+    """linear_attention_parallel does its job at all."""
+    yield from _works("linear", "parallel", 10)
+
+
+@check(probe="linear_runs", cause="linear_attention_recurrent does not do its job at all")
+def works_linear_recurrent():
+    """linear_attention_recurrent does its job at all."""
+    yield from _works("linear", "recurrent", 20)
+
+
+@check(probe="linear_runs", cause="LinearAttentionState.step does not do its job at all")
+def works_state_step():
+    """LinearAttentionState.step does its job at all."""
+    yield from _works("linear", "step", 30)
+
+
+@check(probe="retention_runs", cause="retention_parallel does not do its job at all")
+def works_retention_parallel():
+    """retention_parallel does its job at all."""
+    yield from _works("retention", "parallel", 40)
+
+
+@check(probe="retention_runs", cause="retention_recurrent does not do its job at all")
+def works_retention_recurrent():
+    """retention_recurrent does its job at all."""
+    yield from _works("retention", "recurrent", 50)
+
+
+@check(probe="retention_runs", cause="retention_chunkwise does not do its job at all")
+def works_retention_chunkwise():
+    """retention_chunkwise does its job at all."""
+    yield from _works("retention", "chunkwise", 60)
+
+
+@check(probe="unified_runs", cause="unified_recurrence does not do its job at all")
+def works_unified():
+    """unified_recurrence does its job at all."""
+    for n, mode in enumerate(("linear", "retention", "gated")):
+        yield from _works("unified", mode, 70 + 2 * n)
 
 
 # ----------------------------------------------------------------------------- linear attention pitfalls
 
-LINEAR_FORMS = ("parallel", "recurrent", "step")
-FORM_NAME = {"parallel": "linear_attention_parallel", "recurrent": "linear_attention_recurrent",
-             "step": "LinearAttentionState.step"}
-
-
-@check(probe="linear")
+@check(probe="linear_runs", cause=MISTAKES["no_normalizer"])
 def normalizer():
-    """Linear attention divides φ(q_i)ᵀS_i by φ(q_i)ᵀz_i."""
-    for seed, lead, L, m, d_v in grid(100):
-        Q, K, V = ref.qkv(seed, lead, L, m, d_v)
-        for form in LINEAR_FORMS:
-            yield Case(
-                label=f"{FORM_NAME[form]}, {shape_label(lead, L, m, d_v)}",
-                inputs={"form": form, "Q": Q, "K": K, "V": V},
-                expect={"y": ref.linear_attention(Q, K, V)},
-                suspects={"the division by φ(q_i)ᵀz_i is missing": ref.linear_attention(Q, K, V, normalize=False)},
-                hint="Linear attention is normalized: divide φ(q_i)ᵀS_i by φ(q_i)ᵀz_i, where z_i is the "
-                     "running sum of φ(k_j). (Retention is the one without a normalizer.)",
-            )
-
-
-@check(probe="linear")
-def update_before_read():
-    """The state is updated with token t before it is read for token t."""
-    for seed, lead in enumerate(LEADS):
-        for L, m, d_v in [(1, 3, 2), (1, 4, 4), (5, 3, 4)]:
-            Q, K, V = ref.qkv(200 + seed, lead, L, m, d_v)
-            for form in ("recurrent", "step"):
-                yield Case(
-                    label=f"{FORM_NAME[form]}, {shape_label(lead, L, m, d_v)}",
-                    inputs={"form": form, "Q": Q, "K": K, "V": V},
-                    expect={"y": ref.linear_attention(Q, K, V)},
-                    suspects={"the state is read before token t is added to it":
-                              ref.linear_attention(Q, K, V, read_before_update=True)},
-                    hint="Add φ(k_t)v_tᵀ to S and φ(k_t) to z first, then read with φ(q_t). With a single "
-                         "token the output must be that token's own value (reading first gives 0/0).",
-                )
-
-
-@check(probe="linear")
-def running_normalizer():
-    """The normalizer z_i sums φ(k_j) over j <= i only, not over the whole sequence."""
-    for seed, lead, L, m, d_v in grid(300):
-        if L == 1:
-            continue
-        Q, K, V = ref.qkv(seed, lead, L, m, d_v)
-        for form in LINEAR_FORMS:
-            yield Case(
-                label=f"{FORM_NAME[form]}, {shape_label(lead, L, m, d_v)}",
-                inputs={"form": form, "Q": Q, "K": K, "V": V},
-                expect={"y": ref.linear_attention(Q, K, V)},
-                suspects={"z sums φ(k_j) over the whole sequence instead of j <= i":
-                          ref.linear_attention(Q, K, V, whole_sequence_z=True)},
-                hint="Row i is divided by φ(q_i)ᵀz_i with z_i = Σ_{j<=i} φ(k_j): mask the scores before "
-                     "taking row sums, or keep z as a running sum.",
-            )
-
-
-@check(probe="linear")
-def feature_map():
-    """φ = elu + 1 is applied to Q and K, so scores stay positive even for very negative inputs."""
-    for seed, lead in enumerate(LEADS):
-        for shift_q, shift_k in [(-4.0, -4.0), (-4.0, 0.5), (0.0, -3.0)]:
-            L, m, d_v = 9, 4, 3
-            Q, K, V = ref.qkv(400 + seed, lead, L, m, d_v)
-            Q, K = Q + shift_q, K + shift_k
+    """Linear attention divides φ(q_i)ᵀS_i by φ(q_i)ᵀz_i: with constant keys and values the last output
+    is the same for 2, 5 or 9 tokens."""
+    rng = np.random.default_rng(100)
+    for lead in LEADS:
+        for kappa in (0.5, 1.0, 2.0):
+            m = d_v = 4
+            s = rng.uniform(0.5, 3.0, lead)
+            qkvs = []
+            for L in (2, 5, 9):
+                Q = np.abs(rng.standard_normal((*lead, L, m))) + 0.1
+                K = np.full((*lead, L, m), kappa)
+                V = np.broadcast_to(np.asarray(s)[..., None, None], (*lead, L, d_v)).copy()
+                qkvs.append((Q, K, V))
             for form in LINEAR_FORMS:
-                yield Case(
-                    label=f"{FORM_NAME[form]}, strongly negative inputs, leading dims {lead}, shift {shift_q:g}/{shift_k:g}",
-                    inputs={"form": form, "Q": Q, "K": K, "V": V},
-                    expect={"y": ref.linear_attention(Q, K, V)},
-                    suspects={"Q and K are used without a feature map (scores can go negative)":
-                              ref.linear_attention(Q, K, V, phi=ref.identity),
-                              "φ is ReLU (zero for negative inputs: 0/0)":
-                              ref.linear_attention(Q, K, V, phi=lambda x: np.maximum(x, 0.0))},
-                    hint="Apply feature_map (elu + 1) to Q and K, never to V, inside every form; a map that "
-                         "can be negative or zero lets φ(q)ᵀz vanish or flip sign.",
-                )
+                def judge(got, lead=lead, d_v=d_v):
+                    last = [_arr(got, f"y{i}")[..., -1, :] for i in range(3)]
+                    if any(y.shape != (*lead, d_v) for y in last) or not all(np.isfinite(y).all() for y in last):
+                        return f"the outputs have shapes {[y.shape for y in last]} or NaN/inf"
+                    if not (_close(last[1], last[0]) and _close(last[2], last[0])):
+                        return ("with every key equal and every value equal, the last output changes with the "
+                                "number of tokens (2, 5, 9): the weights do not sum to 1")
+                    return None
+                yield Case(label=f"{FORM_NAME[form]}, leading dims {lead}, keys all {kappa:g}, L = 2, 5, 9",
+                           inputs=runs(*qkvs, form=form), judge=judge,
+                           hint="Linear attention is normalized: divide φ(q_i)ᵀS_i by φ(q_i)ᵀz_i, where z_i is "
+                                "the running sum of φ(k_j). (Retention is the one without a normalizer.)")
+
+
+@check(probe="linear_runs", cause=MISTAKES["read_before_update"])
+def update_before_read():
+    """The state is updated with token t before it is read: output t moves with token t's value."""
+    for seed, lead in enumerate(LEADS):
+        for L in (1, 2, 5):
+            Q, K, V = positive_qkv(200 + seed, lead, L, 4, 4)
+            V2 = V.copy()
+            V2[..., -1, :] += np.random.default_rng(seed).uniform(0.5, 1.5, V2[..., -1, :].shape)
+            for form in LINEAR_FORMS:
+                def judge(got, L=L):
+                    y, y2 = _arr(got, "y0"), _arr(got, "y1")
+                    if y.shape != y2.shape or y.ndim < 2 or y.shape[-2] != L:
+                        return f"the outputs have shapes {y.shape} and {y2.shape}"
+                    if not _moved(y2[..., -1, :], y[..., -1, :]):
+                        return (f"output {L - 1} does not change (or is not finite) when only token {L - 1}'s value "
+                                "changes: token t does not see itself")
+                    return None
+                yield Case(label=f"{FORM_NAME[form]}, leading dims {lead}, L={L}, last value changed",
+                           inputs=runs((Q, K, V), (Q, K, V2), form=form), judge=judge,
+                           hint="Add φ(k_t)v_tᵀ to S and φ(k_t) to z first, then read with φ(q_t). With a single "
+                                "token the output must be that token's own value (reading first gives 0/0).")
+
+
+def _unchanged_before(p, what):
+    def judge(got):
+        y, y2 = _arr(got, "y0"), _arr(got, "y1")
+        if y.shape != y2.shape or y.ndim < 2:
+            return f"the two outputs have shapes {y.shape} and {y2.shape}"
+        if not _close(y2[..., :p, :], y[..., :p, :]):
+            first = _first_bad_position(y2[..., :p, :], y[..., :p, :])
+            return f"output {first} changed when only {what} from position {p} on changed"
+        return None
+    return judge
+
+
+@check(probe="linear_runs", cause=MISTAKES["whole_sequence_z"])
+def running_normalizer():
+    """The normalizer z_i sums φ(k_j) over j <= i only: later keys never change an earlier output."""
+    for seed, lead in enumerate(LEADS):
+        for L, p in [(7, 3), (13, 1), (6, 5)]:
+            Q, K, V = positive_qkv(300 + seed, lead, L, 4, 4)
+            V = np.broadcast_to(V[..., :1, :], V.shape).copy()       # every value equal: only z can move
+            K2 = K.copy()
+            K2[..., p:, :] = np.abs(np.random.default_rng(seed + L).standard_normal(K2[..., p:, :].shape)) * 3
+            for form in LINEAR_FORMS:
+                yield Case(label=f"{FORM_NAME[form]}, leading dims {lead}, L={L}, keys {p}.. changed",
+                           inputs=runs((Q, K, V), (Q, K2, V), form=form),
+                           judge=_unchanged_before(p, "the keys"),
+                           hint="Row i is divided by φ(q_i)ᵀz_i with z_i = Σ_{j<=i} φ(k_j): mask the scores before "
+                                "taking row sums, or keep z as a running sum.")
+
+
+def _positive_inputs(seed0, lead, L=9, m=4):
+    """Values > 0, queries and keys of both signs, strongly: a positive φ keeps every output > 0 and
+    finite; no feature map (negative scores) or ReLU (a zero row, 0/0) does not. Seeds are searched
+    until both wrong maps show."""
+    def judged(y):
+        tail = y[..., 1:, :]
+        return bool(np.isfinite(tail).all() and (tail >= -1e-12).all())
+
+    for seed in range(seed0, seed0 + 200):
+        rng = np.random.default_rng(seed)
+        Q = rng.standard_normal((*lead, L, m)) * 3
+        K = rng.standard_normal((*lead, L, m)) * 3
+        Q[..., 1 + seed % (L - 1), :] = -np.abs(Q[..., 1 + seed % (L - 1), :]) - 1.0
+        V = rng.uniform(0.5, 2.0, (*lead, L, m))
+        if judged(ref.linear_attention(Q, K, V)) and not judged(ref.linear_attention(Q, K, V, phi=ref.identity)) \
+                and not judged(ref.linear_attention(Q, K, V, phi=lambda x: np.maximum(x, 0.0))):
+            return Q, K, V
+    raise AssertionError("no discriminating input found")
+
+
+@check(probe="linear_runs", cause=MISTAKES["no_feature_map"])
+def feature_map():
+    """φ = elu + 1 is applied to Q and K: with positive values every output stays positive and finite."""
+    for seed, lead in enumerate(LEADS):
+        for k in range(2):
+            Q, K, V = _positive_inputs(400 + 1000 * seed + 300 * k, lead)
+            for form in LINEAR_FORMS:
+                def judge(got, shape=V.shape):
+                    y = _arr(got, "y0")
+                    if _shape_problem(y, shape):
+                        return _shape_problem(y, shape)
+                    tail = y[..., 1:, :]
+                    if not np.isfinite(tail).all():
+                        return "an output from position 1 on is NaN or inf: some φ(q_i)ᵀz_i is zero"
+                    if (tail < -1e-12).any():
+                        return "an output is negative although every value is positive: some scores are negative"
+                    return None
+                yield Case(label=f"{FORM_NAME[form]}, strongly mixed-sign queries and keys, leading dims {lead}, #{k}",
+                           inputs=runs((Q, K, V), form=form), judge=judge,
+                           hint="Apply feature_map (elu + 1) to Q and K, never to V, inside every form; a map that "
+                                "can be negative or zero lets φ(q)ᵀz vanish or flip sign.")
 
 
 @check(probe="feature")
@@ -134,182 +336,227 @@ def feature_map_values():
                hint="feature_map is provided: restore it to F.elu(x) + 1.")
 
 
-@check(probe="linear")
+KV_FORMS = [("linear", "recurrent"), ("linear", "step"), ("retention", "recurrent"), ("unified", "linear"),
+            ("unified", "retention")]
+
+
+@check(probe="linear_runs", cause=MISTAKES["v_kT"])
 def kv_orientation_linear():
     """The linear-attention state adds k vᵀ (m × d_v), not v kᵀ."""
-    yield from _kv_cases("linear", ("recurrent", "step"), 500)
+    yield from _kv_cases("linear", 500)
 
 
-@check(probe="retention")
+@check(probe="retention_runs", cause=MISTAKES["v_kT"])
 def kv_orientation_retention():
     """The retention state adds k vᵀ (m × d_v), not v kᵀ."""
-    yield from _kv_cases("retention", ("recurrent", "chunkwise"), 520)
+    yield from _kv_cases("retention", 520)
 
 
-@check(probe="unified")
+@check(probe="unified_runs", cause=MISTAKES["v_kT"])
 def kv_orientation_unified():
     """unified_recurrence's state adds k vᵀ (m × d_v), not v kᵀ."""
-    yield from _kv_cases("unified", ("linear", "retention"), 540)
+    yield from _kv_cases("unified", 540)
 
 
-def _kv_cases(kind, forms, seed0):
-    hint = ("S is m × d_v: add k_t[:, None] * v_t[None, :] (k vᵀ) and read q_t S. With m != d_v, v kᵀ "
-            "does not even fit; with m == d_v it silently gives a different answer.")
-    for seed, lead in enumerate(LEADS):
-        for L, m, d_v in [(6, 3, 5), (6, 5, 2), (6, 4, 4)]:
-            Q, K, V = ref.qkv(seed0 + seed, lead, L, m, d_v)
-            for form in forms:
-                if kind == "linear":
-                    inputs = {"form": form, "Q": Q, "K": K, "V": V}
-                    want = ref.linear_attention(Q, K, V)
-                    wrong = ref.linear_attention(Q, K, V, v_kT=True) if m == d_v else None
-                    name = FORM_NAME[form]
-                else:
-                    inputs = {"Q": Q, "K": K, "V": V, "gamma": 0.9}
-                    inputs.update({"mode": form} if kind == "unified" else {"form": form, "chunk_size": 4})
-                    gamma = 1.0 if form == "linear" else 0.9
-                    if form == "linear":
-                        del inputs["gamma"]
-                    want = ref.retention(Q, K, V, gamma)
-                    wrong = ref.retention_v_kT(Q, K, V, gamma) if m == d_v else None
-                    name = f"unified_recurrence(mode={form!r})" if kind == "unified" else f"retention_{form}"
-                yield Case(
-                    label=f"{name}, {shape_label(lead, L, m, d_v)}",
-                    inputs=inputs,
-                    expect={"y": want},
-                    suspects={"the state is built from v kᵀ instead of k vᵀ": wrong} if wrong is not None else {},
-                    hint=hint,
-                )
-
-
-def _perturbed(seed, lead, L, m, d_v, p):
-    """Inputs and a copy whose tokens p .. L-1 are replaced."""
-    Q, K, V = ref.qkv(seed, lead, L, m, d_v)
-    Q2, K2, V2 = (a.copy() for a in (Q, K, V))
-    rng = np.random.default_rng(seed + 10_000)
-    for a in (Q2, K2, V2):
-        a[..., p:, :] = rng.standard_normal(a[..., p:, :].shape) * 3
-    return {"Q": Q, "K": K, "V": V, "Q2": Q2, "K2": K2, "V2": V2}
-
-
-def _causal_judge(p):
+def _kv_judge(lead, L, m, d_v):
     def judge(got):
-        y, y2 = np.asarray(got["y"]), np.asarray(got["y2"])
-        if y.shape != y2.shape or y.ndim < 2:
-            return f"the two outputs have shapes {y.shape} and {y2.shape}"
-        if not np.isfinite(y).all():
-            return "the output contains NaN or inf"
-        if not np.allclose(y[..., :p, :], y2[..., :p, :], rtol=1e-9, atol=1e-10):
-            return f"an output before position {p} changed when only the tokens from position {p} on changed"
-        if np.allclose(y[..., p:, :], y2[..., p:, :], rtol=1e-9, atol=1e-10):
-            return (f"the outputs from position {p} on did not change either when those tokens changed: "
-                    "the output does not depend on its inputs")
+        y = _arr(got, "y0")
+        problem = _shape_problem(y, (*lead, L, d_v))
+        if problem:
+            return problem + ": is S (m, d_v)?"
+        if not np.isfinite(y[..., 1:, :]).all():
+            return "the output has NaN or inf"
         return None
     return judge
+
+
+def _kv_span_judge(lead, L, d_v, V):
+    """With m = d_v > L + 1, output L-1 must lie in the span of the values v_0 .. v_{L-1} (and of the
+    all-ones vector, which keeps a map applied to positive values, v + 1, out of this check)."""
+    def judge(got):
+        y = _arr(got, "y0")
+        problem = _shape_problem(y, (*lead, L, d_v))
+        if problem:
+            return problem
+        last, basis = y[..., -1, :].reshape(-1, d_v), V.reshape(-1, L, d_v)
+        for row, b in zip(last, basis):
+            b = np.concatenate([b, np.ones((1, d_v))])
+            coef, *_ = np.linalg.lstsq(b.T, row, rcond=None)
+            if not np.isfinite(row).all() or np.abs(b.T @ coef - row).max() > 1e-6 * (1 + np.abs(row).max()):
+                return ("the last output is not a combination of the values v_j: the state mixes value and key "
+                        "coordinates (v kᵀ instead of k vᵀ?)")
+        return None
+    return judge
+
+
+def _kv_cases(kind, seed0):
+    hint = ("S is m × d_v: add k_t[:, None] * v_t[None, :] (k vᵀ) and read q_t S. With m != d_v, v kᵀ "
+            "does not even fit; with m == d_v it silently mixes key and value coordinates.")
+    forms = [f for k, f in KV_FORMS if k == kind]
+    for seed, lead in enumerate(LEADS):
+        for L, m, d_v in [(6, 3, 5), (6, 5, 2), (3, 6, 6)]:
+            Q, K, V = positive_qkv(seed0 + seed, lead, L, m, d_v)
+            V = np.abs(V) + 0.1
+            for form in forms:
+                extra = {"gamma0": 0.9} if (kind, form) in (("retention", "recurrent"), ("unified", "retention")) else {}
+                inputs = runs((Q, K, V), **({"mode": form} if kind == "unified" else {"form": form}), **extra)
+                judge = _kv_span_judge(lead, L, d_v, V) if m == d_v else _kv_judge(lead, L, m, d_v)
+                name = f"unified_recurrence(mode={form!r})" if kind == "unified" else name_of(kind, form)
+                yield Case(label=f"{name}, {shape_label(lead, L, m, d_v)}", inputs=inputs, judge=judge, hint=hint)
+
+
+def _perturbed(seed, lead, L, m, d_v, p, which):
+    """Inputs and a copy whose tokens p .. L-1 are replaced in the arrays named by `which`."""
+    Q, K, V = positive_qkv(seed, lead, L, m, d_v)
+    arrays = {"Q": Q.copy(), "K": K.copy(), "V": V.copy()}
+    rng = np.random.default_rng(seed + 10_000)
+    for name in which:
+        arrays[name][..., p:, :] = np.abs(rng.standard_normal(arrays[name][..., p:, :].shape)) * 3
+    return (Q, K, V), (arrays["Q"], arrays["K"], arrays["V"])
 
 
 CAUSAL_HINT = ("Output i may only depend on tokens j <= i: zero the scores above the diagonal "
                "(j > i) in the parallel form, and never use a sum over the whole sequence.")
 
 
-@check(probe="linear_perturbed")
+@check(probe="linear_runs", cause=MISTAKES["no_causal_mask"])
 def causal_linear():
-    """Linear attention is causal: changing later tokens never changes an earlier output."""
+    """Linear attention is causal: changing later queries and values never changes an earlier output."""
     for seed, lead in enumerate(LEADS):
         for L, p in [(9, 4), (13, 1), (6, 5)]:
-            inputs = _perturbed(600 + seed, lead, L, 4, 3, p)
+            a, b = _perturbed(600 + seed, lead, L, 4, 4, p, "QV")
             for form in LINEAR_FORMS:
                 yield Case(label=f"{FORM_NAME[form]}, leading dims {lead}, L={L}, tokens {p}.. changed",
-                           inputs={"form": form, **inputs}, judge=_causal_judge(p), hint=CAUSAL_HINT)
+                           inputs=runs(a, b, form=form), judge=_unchanged_before(p, "the queries and values"),
+                           hint=CAUSAL_HINT)
 
 
-@check(probe="retention_perturbed")
+@check(probe="retention_runs", cause=MISTAKES["no_causal_mask"])
 def causal_retention():
     """Retention is causal in every form: changing later tokens never changes an earlier output."""
     for seed, lead in enumerate(LEADS):
         for L, p in [(9, 4), (13, 1), (6, 5)]:
-            inputs = _perturbed(620 + seed, lead, L, 4, 3, p)
-            for form in ("parallel", "recurrent", "chunkwise"):
+            a, b = _perturbed(620 + seed, lead, L, 4, 4, p, "QKV")
+            for form in RETENTION_FORMS:
                 yield Case(label=f"retention_{form}, leading dims {lead}, L={L}, tokens {p}.. changed",
-                           inputs={"form": form, "gamma": 1.0, "chunk_size": 4, **inputs},
-                           judge=_causal_judge(p), hint=CAUSAL_HINT)
+                           inputs=runs(a, b, form=form, gamma0=0.9, gamma1=0.9, chunk0=4, chunk1=4),
+                           judge=_unchanged_before(p, "the tokens"), hint=CAUSAL_HINT)
 
 
 # ----------------------------------------------------------------------------- retention pitfalls
 
-RETENTION_FORMS = ("parallel", "recurrent", "chunkwise")
+def _rescaled(Q, K, gamma):
+    """q_n·γ^n and k_m·γ^(-m): retention with gamma on (Q, K) equals retention with 1 on these."""
+    L = Q.shape[-2]
+    g = ref.gamma_array(gamma, Q.shape[:-2])[..., None, None]
+    n = np.arange(L)[:, None]
+    return Q * g ** n, K * g ** (-n)
 
 
-@check(probe="retention")
+@check(probe="retention_runs", cause=MISTAKES["no_decay"])
 def decay_every_form():
-    """Every retention form applies the decay gamma."""
-    for seed, lead, L, m, d_v in grid(700):
-        if L == 1:
-            continue
-        Q, K, V = ref.qkv(seed, lead, L, m, d_v)
-        for gamma in [0.5] + ([per_head_gamma(lead)] if lead else []):
+    """Every retention form applies the decay γ^(n-m): rescaling q_n by γ^n and k_m by γ^-m turns γ into 1."""
+    seed = 700
+    for lead in LEADS:
+        for gamma in [0.5, 0.8] + ([np.array([0.5, 0.9, 0.7][:lead[-1]])] if lead else []):
             for form in RETENTION_FORMS:
-                yield Case(
-                    label=f"retention_{form}, {gamma_label(gamma)}, {shape_label(lead, L, m, d_v)}",
-                    inputs={"form": form, "Q": Q, "K": K, "V": V, "gamma": gamma, "chunk_size": 3},
-                    expect={"y": ref.retention(Q, K, V, gamma)},
-                    suspects={"this form never applies the decay (it computes gamma = 1)": ref.retention(Q, K, V, 1.0)},
-                    hint="The decay belongs in all three forms: D[n, m] = gamma**(n-m) in the parallel one, "
-                         "S = gamma * S + ... in the recurrent one, and both the intra-chunk mask and the "
-                         "carried state R in the chunkwise one.",
-                )
+                L = 7
+                Q, K, V = ref.qkv(seed, lead, L, 4, 4)
+                seed += 1
+                Q1, K1 = _rescaled(Q, K, gamma)
+
+                def judge(got):
+                    y, y1 = _arr(got, "y0"), _arr(got, "y1")
+                    if y.shape != y1.shape or y.ndim < 2:
+                        return f"the outputs have shapes {y.shape} and {y1.shape}"
+                    if not _close(y[..., -1, :], y1[..., -1, :]):
+                        return ("the last output with gamma differs from the output with gamma = 1 on queries scaled "
+                                "by γ^n and keys by γ^-m: the weight of token m in output n is not γ^(n-m)")
+                    return None
+                yield Case(label=f"retention_{form}, {gamma_label(gamma)}, leading dims {lead}, L={L}",
+                           inputs=runs((Q, K, V), (Q1, K1, V), form=form, gamma0=gamma, gamma1=1.0,
+                                       chunk0=L + 2, chunk1=L + 2),
+                           judge=judge,
+                           hint="The decay belongs in all three forms: D[n, m] = gamma**(n-m) in the parallel one, "
+                                "S = gamma * S + ... in the recurrent one, and the intra-chunk mask in the chunkwise "
+                                "one (here one chunk holds the whole sequence).")
 
 
-@check(probe="retention")
+def _chunk_suspects(Q, K, V, gamma, chunk):
+    return {
+        "the cross-chunk term uses gamma**j instead of gamma**(j+1)": dict(cross_shift=0),
+        "the cross-chunk term uses gamma**(j+2) instead of gamma**(j+1)": dict(cross_shift=2),
+        "the carried state uses gamma**(n-s) instead of gamma**(n-1-s)": dict(carry_shift=0),
+        "the carried state uses gamma**(n-2-s) instead of gamma**(n-1-s)": dict(carry_shift=2),
+    }
+
+
+@check(probe="retention_runs")
 def chunk_boundaries():
-    """retention_chunkwise uses gamma**(j+1) for the cross-chunk term and gamma**(n-1-s) to carry R."""
+    """retention_chunkwise gives the same output for every chunk size (γ^(j+1) across, γ^(n-1-s) carried)."""
     seed = 800
     for lead in LEADS:
-        for gamma in gammas(lead):
-            for chunk in CHUNKS:
+        for gamma in [0.0, 0.5, 0.9] + ([per_head_gamma(lead)] if lead else []):
+            for chunk in [1, 3, 4, 5]:
                 Q, K, V = ref.qkv(seed, lead, L_CHUNK, 4, 3)
                 seed += 1
-                suspects = {
-                    "the cross-chunk term uses gamma**j instead of gamma**(j+1)":
-                        ref.retention_chunk_variant(Q, K, V, gamma, chunk, cross_shift=0)[0],
-                    "the cross-chunk term uses gamma**(j+2) instead of gamma**(j+1)":
-                        ref.retention_chunk_variant(Q, K, V, gamma, chunk, cross_shift=2)[0],
-                    "the carried state uses gamma**(n-s) instead of gamma**(n-1-s)":
-                        ref.retention_chunk_variant(Q, K, V, gamma, chunk, carry_shift=0)[0],
-                    "the carried state uses gamma**(n-2-s) instead of gamma**(n-1-s)":
-                        ref.retention_chunk_variant(Q, K, V, gamma, chunk, carry_shift=2)[0],
-                }
-                yield Case(
-                    label=f"chunk_size={chunk}, L={L_CHUNK}, {gamma_label(gamma)}, leading dims {lead}",
-                    inputs={"form": "chunkwise", "Q": Q, "K": K, "V": V, "gamma": gamma, "chunk_size": chunk},
-                    expect={"y": ref.retention(Q, K, V, gamma)},
-                    suspects=suspects,
-                    hint="With local index j = 0..n-1: the cross-chunk term is gamma**(j+1) * q_j R and the "
-                         "update is R = gamma**n R + Σ_s gamma**(n-1-s) k_sᵀ v_s. Test chunk sizes that do not "
-                         "divide L, and ones larger than L.",
-                )
+
+                def judge(got, Q=Q, K=K, V=V, gamma=gamma, chunk=chunk):
+                    y, one = _arr(got, "y0"), _arr(got, "y1")
+                    if y.shape != one.shape or y.ndim < 2:
+                        return f"the outputs have shapes {y.shape} and {one.shape}"
+                    if _close(y, one):
+                        return None
+                    where = _first_bad_position(y, one)
+                    message = (f"with chunk_size={chunk} the output differs from the same call with one chunk, "
+                               f"first at position {where}")
+                    for mistake, shifts in _chunk_suspects(Q, K, V, gamma, chunk).items():
+                        wrong = ref.retention_chunk_variant(Q, K, V, gamma, chunk, **shifts)[0]
+                        if _close(y, wrong):
+                            return message + f"; this is exactly what you get when {mistake}"
+                    return message
+                yield Case(label=f"chunk_size={chunk} vs one chunk, L={L_CHUNK}, {gamma_label(gamma)}, leading dims {lead}",
+                           inputs=runs((Q, K, V), (Q, K, V), form="chunkwise", gamma0=gamma, gamma1=gamma,
+                                       chunk0=chunk, chunk1=L_CHUNK + 3),
+                           judge=judge,
+                           hint="With local index j = 0..n-1: the cross-chunk term is gamma**(j+1) * q_j R and the "
+                                "update is R = gamma**n R + Σ_s gamma**(n-1-s) k_sᵀ v_s. Test chunk sizes that do not "
+                                "divide L, and ones larger than L.")
 
 
-@check(probe="retention_state")
+@check(probe="chunk_states")
 def partial_chunk_state():
-    """retention_chunkwise(..., return_state=True) returns the state after the last token."""
+    """retention_chunkwise(..., return_state=True) returns the same state whatever the chunk size."""
     seed = 900
     for lead in LEADS:
         for gamma in [0.5, 0.9] + ([per_head_gamma(lead)] if lead else []):
-            for chunk in [2, 3, 4, 5, 1, L_CHUNK, L_CHUNK + 3]:
-                Q, K, V = ref.qkv(seed, lead, L_CHUNK, 4, 3)
-                seed += 1
+            Q, K, V = ref.qkv(seed, lead, L_CHUNK, 4, 3)
+            K2 = K.copy()
+            K2[..., -1, :] += 1.0       # the last key enters R undecayed, whatever gamma is
+            seed += 1
+            for chunk in [2, 3, 4, 5, L_CHUNK, L_CHUNK + 3]:
                 partial = L_CHUNK % chunk != 0 and chunk < L_CHUNK
+
+                def judge(got, chunk=chunk, Q=Q, K=K, V=V, gamma=gamma, lead=lead):
+                    R, R1, Rk, R08 = _arr(got, "R0"), _arr(got, "R1"), _arr(got, "R2"), _arr(got, "R3")
+                    if R.shape != (*lead, 4, 3):
+                        return f"the returned state has shape {R.shape}, expected {(*lead, 4, 3)}"
+                    if not _moved(Rk, R08):
+                        return "the returned state does not change when a key changes"
+                    if _close(R, R1):
+                        return None
+                    wrong = ref.retention_chunk_variant(Q, K, V, gamma, chunk, last_chunk_uses_B=True)[1]
+                    named = ("; this is exactly what you get when the last, shorter chunk is decayed as if it had "
+                             "chunk_size tokens") if _close(R, wrong) else ""
+                    return f"with chunk_size={chunk} the returned state differs from the one with chunk_size=1{named}"
                 yield Case(
-                    label=f"chunk_size={chunk}, L={L_CHUNK}{' (short last chunk)' if partial else ''}, "
+                    label=f"chunk_size={chunk} vs 1, L={L_CHUNK}{' (short last chunk)' if partial else ''}, "
                           f"{gamma_label(gamma)}, leading dims {lead}",
-                    inputs={"Q": Q, "K": K, "V": V, "gamma": gamma, "chunk_size": chunk},
-                    expect={"R": ref.retention_state(K, V, gamma)},
-                    suspects={"the last, shorter chunk is decayed as if it had chunk_size tokens":
-                              {"R": ref.retention_chunk_variant(Q, K, V, gamma, chunk, last_chunk_uses_B=True)[1]}},
+                    inputs=runs((Q, K, V), (Q, K, V), (Q, K2, V), (Q, K, V), gamma0=gamma, gamma1=gamma, gamma2=0.8,
+                                gamma3=0.8, chunk0=chunk, chunk1=1, chunk2=1, chunk3=1),
+                    judge=judge,
                     hint="R after the last token equals Σ_m gamma**(L-1-m) k_mᵀ v_m. In the last chunk use its "
-                         "real length n (Q[..., c0:c0+chunk_size, :].shape[-2]), not chunk_size.",
-                )
+                         "real length n (Q[..., c0:c0+chunk_size, :].shape[-2]), not chunk_size.")
 
 
 @check(probe="gamma_rejected")
@@ -331,110 +578,5 @@ def gamma_validation():
             )
 
 
-# ----------------------------------------------------------------------------- every face vs the reference
-
-def _linear_equivalence(form, seed0):
-    for seed, lead, L, m, d_v in grid(seed0):
-        Q, K, V = ref.qkv(seed, lead, L, m, d_v, scale=1.5)
-        yield Case(label=shape_label(lead, L, m, d_v), inputs={"form": form, "Q": Q, "K": K, "V": V},
-                   expect={"y": ref.linear_attention(Q, K, V)},
-                   hint=f"Compare {FORM_NAME[form]} with the formula y_i = φ(q_i)ᵀS_i / φ(q_i)ᵀz_i on small "
-                        "inputs with leading dims, e.g. (2, 3, L, m); the public tests show how.")
-
-
-@check(probe="linear")
-def linear_parallel():
-    """linear_attention_parallel matches the reference."""
-    yield from _linear_equivalence("parallel", 1000)
-
-
-@check(probe="linear")
-def linear_recurrent():
-    """linear_attention_recurrent matches the reference."""
-    yield from _linear_equivalence("recurrent", 1100)
-
-
-@check(probe="linear")
-def state_step():
-    """LinearAttentionState.step, token by token, matches the reference."""
-    yield from _linear_equivalence("step", 1200)
-
-
-def _retention_equivalence(form, seed0):
-    seed = seed0
-    for lead in LEADS:
-        for L, m, d_v in SHAPES:
-            for gamma in gammas(lead):
-                Q, K, V = ref.qkv(seed, lead, L, m, d_v)
-                seed += 1
-                yield Case(label=f"{gamma_label(gamma)}, {shape_label(lead, L, m, d_v)}",
-                           inputs={"form": form, "Q": Q, "K": K, "V": V, "gamma": gamma, "chunk_size": 4},
-                           expect={"y": ref.retention(Q, K, V, gamma)},
-                           hint=f"Compare retention_{form} with o_n = Σ_{{m<=n}} gamma**(n-m) (q_n·k_m) v_m; "
-                                "remember gamma = 0 means 0**0 = 1 (each token sees itself).")
-
-
-@check(probe="retention")
-def retention_parallel():
-    """retention_parallel matches the reference."""
-    yield from _retention_equivalence("parallel", 1300)
-
-
-@check(probe="retention")
-def retention_recurrent():
-    """retention_recurrent matches the reference."""
-    yield from _retention_equivalence("recurrent", 1400)
-
-
-@check(probe="retention")
-def retention_chunkwise():
-    """retention_chunkwise matches the reference."""
-    yield from _retention_equivalence("chunkwise", 1500)
-
-
-@check(probe="unified")
-def unified_modes():
-    """unified_recurrence gives linear (A_t = 1), retention (A_t = gamma) and gated (A_t = gate[t])."""
-    for seed, lead, L, m, d_v in grid(1600):
-        Q, K, V = ref.qkv(seed, lead, L, m, d_v)
-        base = {"Q": Q, "K": K, "V": V}
-        hint = "One loop: S = A_t * S + k_t v_tᵀ, then y_t = q_t S; no feature map and no normalizer."
-        yield Case(label=f"mode='linear', {shape_label(lead, L, m, d_v)}", inputs={"mode": "linear", **base},
-                   expect={"y": ref.retention(Q, K, V, 1.0)},
-                   suspects={"a feature map or a normalizer is applied": ref.linear_attention(Q, K, V)}, hint=hint)
-        for gamma in [0.0, 0.7] + ([per_head_gamma(lead)] if lead else []):
-            yield Case(label=f"mode='retention', {gamma_label(gamma)}, {shape_label(lead, L, m, d_v)}",
-                       inputs={"mode": "retention", "gamma": gamma, **base},
-                       expect={"y": ref.retention(Q, K, V, gamma)}, hint=hint)
-        rng = np.random.default_rng(seed)
-        for gate in [rng.uniform(0.05, 1.0, size=L), rng.uniform(0.05, 1.0, size=(*lead, L))]:
-            yield Case(label=f"mode='gated', gate of shape {gate.shape}, {shape_label(lead, L, m, d_v)}",
-                       inputs={"mode": "gated", "gate": gate, **base},
-                       expect={"y": ref.gated(Q, K, V, gate)},
-                       suspects={"the gate is applied after adding k_t v_tᵀ (it should scale only S_{t-1})":
-                                 ref.gated_wrong_order(Q, K, V, gate)},
-                       hint=hint + " A gate of shape (..., L) gives one A_t per leading index: gate[..., t].")
-
-
-@check(probe="multiscale")
-def multiscale():
-    """multiscale_decays(H) gives gamma_h = 1 - 2**(-5-h)."""
-    for heads in [1, 4, 8]:
-        yield Case(label=f"num_heads={heads}", inputs={"num_heads": heads},
-                   expect={"gamma": ref.multiscale_decays(heads)}, atol=1e-7, rtol=0.0,
-                   hint="h runs over 0 .. num_heads-1 (torch.arange); return a 1-D tensor of length num_heads.")
-
-
-@check(probe="dtypes")
-def keeps_dtype():
-    """float32 inputs work in every form and come back as float32."""
-    names = [f"linear_{f}" for f in LINEAR_FORMS] + [f"retention_{f}" for f in RETENTION_FORMS] + ["unified_gated"]
-    for seed, lead in enumerate(LEADS):
-        Q, K, V = (a.astype(np.float32).astype(np.float64) for a in ref.qkv(1700 + seed, lead, 7, 4, 3))
-        want = {f"linear_{f}": ref.linear_attention(Q, K, V) for f in LINEAR_FORMS}
-        want.update({f"retention_{f}": ref.retention(Q, K, V, 0.9) for f in RETENTION_FORMS})
-        want["unified_gated"] = ref.gated(Q, K, V, np.full(7, 0.8, dtype=np.float32).astype(np.float64))
-        yield Case(label=f"float32, leading dims {lead}", inputs={"Q": Q, "K": K, "V": V, "gamma": 0.9, "chunk_size": 3},
-                   expect={"dtypes": ",".join(["torch.float32"] * len(names)), **want}, atol=1e-4, rtol=1e-4,
-                   hint="Create new tensors with the input's dtype (Q.new_zeros(...), torch.zeros(..., dtype=Q.dtype)) "
-                        "and convert gamma with torch.as_tensor(gamma, dtype=Q.dtype).")
+# every face against the reference, float32, two states, the cost (their checks are collected with these)
+from . import verdicts_forms  # noqa: E402,F401

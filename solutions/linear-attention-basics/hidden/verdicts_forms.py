@@ -1,0 +1,253 @@
+"""Official checks, continued: every face against the independent reference, the one recurrence,
+float32, two decoding states side by side, and what the recurrent and chunkwise forms cost."""
+import numpy as np
+
+from grader.checks import Case, check
+
+from . import reference as ref
+from . import verdicts as v
+from .verdicts import FORM_NAME, LEADS, LINEAR_FORMS, MISTAKES, RETENTION_FORMS, SHAPES, gamma_label, gammas, runs
+
+
+def grid(seed0=0):
+    """(seed, lead, L, m, d_v) over every leading-dims × shape combination."""
+    seed = seed0
+    for lead in LEADS:
+        for L, m, d_v in SHAPES:
+            yield seed, lead, L, m, d_v
+            seed += 1
+
+
+# ----------------------------------------------------------------------------- every face vs the reference
+
+LINEAR_SUSPECTS = {
+    "no_normalizer": dict(normalize=False), "read_before_update": dict(read_before_update=True),
+    "whole_sequence_z": dict(whole_sequence_z=True), "no_feature_map": dict(phi=ref.identity),
+    "no_causal_mask": dict(causal=False),
+}
+
+
+def _linear_equivalence(form, seed0):
+    for seed, lead, L, m, d_v in grid(seed0):
+        Q, K, V = ref.qkv(seed, lead, L, m, d_v, scale=1.5)
+        suspects = {MISTAKES[k]: {"y0": ref.linear_attention(Q, K, V, **kw)} for k, kw in LINEAR_SUSPECTS.items()}
+        if m == d_v:
+            suspects[MISTAKES["v_kT"]] = {"y0": ref.linear_attention(Q, K, V, v_kT=True)}
+        yield Case(label=v.shape_label(lead, L, m, d_v), inputs=runs((Q, K, V), form=form),
+                   expect={"y0": ref.linear_attention(Q, K, V)}, suspects=suspects, atol=1e-6, rtol=1e-5,
+                   hint=f"Compare {FORM_NAME[form]} with the formula y_i = φ(q_i)ᵀS_i / φ(q_i)ᵀz_i on small "
+                        "inputs with leading dims, e.g. (2, 3, L, m); the public tests show how.")
+
+
+@check(probe="linear_runs")
+def linear_parallel():
+    """linear_attention_parallel matches the reference."""
+    yield from _linear_equivalence("parallel", 1000)
+
+
+@check(probe="linear_runs")
+def linear_recurrent():
+    """linear_attention_recurrent matches the reference."""
+    yield from _linear_equivalence("recurrent", 1100)
+
+
+@check(probe="linear_runs")
+def state_step():
+    """LinearAttentionState.step, token by token, matches the reference."""
+    yield from _linear_equivalence("step", 1200)
+
+
+def _retention_equivalence(form, seed0):
+    seed = seed0
+    for lead in LEADS:
+        for L, m, d_v in SHAPES:
+            for gamma in gammas(lead):
+                Q, K, V = ref.qkv(seed, lead, L, m, d_v)
+                seed += 1
+                suspects = {MISTAKES["no_decay"]: {"y0": ref.retention(Q, K, V, 1.0)}}
+                if m == d_v:
+                    suspects[MISTAKES["v_kT"]] = {"y0": ref.retention_v_kT(Q, K, V, gamma)}
+                yield Case(label=f"{gamma_label(gamma)}, {v.shape_label(lead, L, m, d_v)}",
+                           inputs=runs((Q, K, V), form=form, gamma0=gamma, chunk0=4),
+                           expect={"y0": ref.retention(Q, K, V, gamma)}, suspects=suspects, atol=1e-6, rtol=1e-5,
+                           hint=f"Compare retention_{form} with o_n = Σ_{{m<=n}} gamma**(n-m) (q_n·k_m) v_m; "
+                                "remember gamma = 0 means 0**0 = 1 (each token sees itself).")
+
+
+@check(probe="retention_runs")
+def retention_parallel():
+    """retention_parallel matches the reference."""
+    yield from _retention_equivalence("parallel", 1300)
+
+
+@check(probe="retention_runs")
+def retention_recurrent():
+    """retention_recurrent matches the reference."""
+    yield from _retention_equivalence("recurrent", 1400)
+
+
+@check(probe="retention_runs")
+def retention_chunkwise():
+    """retention_chunkwise matches the reference."""
+    yield from _retention_equivalence("chunkwise", 1500)
+
+
+@check(probe="chunk_states")
+def retention_chunkwise_state():
+    """retention_chunkwise(..., return_state=True) returns the reference state."""
+    seed = 1550
+    for lead in LEADS:
+        for gamma in [0.0, 0.5, 1.0] + ([v.per_head_gamma(lead)] if lead else []):
+            for chunk in (3, 4, 16):
+                Q, K, V = ref.qkv(seed, lead, 13, 4, 3)
+                seed += 1
+                yield Case(label=f"chunk_size={chunk}, L=13, {gamma_label(gamma)}, leading dims {lead}",
+                           inputs=runs((Q, K, V), gamma0=gamma, chunk0=chunk),
+                           expect={"y0": ref.retention(Q, K, V, gamma), "R0": ref.retention_state(K, V, gamma)},
+                           hint="R after the last token equals Σ_m gamma**(L-1-m) k_mᵀ v_m, shape (..., m, d_v).")
+
+
+
+@check(probe="unified_runs")
+def unified_modes():
+    """unified_recurrence gives linear (A_t = 1), retention (A_t = gamma) and gated (A_t = gate[t])."""
+    for seed, lead, L, m, d_v in grid(1600):
+        Q, K, V = ref.qkv(seed, lead, L, m, d_v)
+        hint = "One loop: S = A_t * S + k_t v_tᵀ, then y_t = q_t S; no feature map and no normalizer."
+        yield Case(label=f"mode='linear', {v.shape_label(lead, L, m, d_v)}", inputs=runs((Q, K, V), mode="linear"),
+                   expect={"y0": ref.retention(Q, K, V, 1.0)},
+                   suspects={"a feature map or a normalizer is applied": {"y0": ref.linear_attention(Q, K, V)}},
+                   hint=hint)
+        for gamma in [0.0, 0.7] + ([v.per_head_gamma(lead)] if lead else []):
+            yield Case(label=f"mode='retention', {gamma_label(gamma)}, {v.shape_label(lead, L, m, d_v)}",
+                       inputs=runs((Q, K, V), mode="retention", gamma0=gamma),
+                       expect={"y0": ref.retention(Q, K, V, gamma)}, hint=hint)
+        rng = np.random.default_rng(seed)
+        for gate in [rng.uniform(0.05, 1.0, size=L), rng.uniform(0.05, 1.0, size=(*lead, L))]:
+            yield Case(label=f"mode='gated', gate of shape {gate.shape}, {v.shape_label(lead, L, m, d_v)}",
+                       inputs=runs((Q, K, V), mode="gated", gate0=gate),
+                       expect={"y0": ref.gated(Q, K, V, gate)},
+                       suspects={MISTAKES["gate_after_update"]: {"y0": ref.gated_wrong_order(Q, K, V, gate)}},
+                       hint=hint + " A gate of shape (..., L) gives one A_t per leading index: gate[..., t].")
+
+
+@check(probe="multiscale")
+def multiscale():
+    """multiscale_decays(H) gives gamma_h = 1 - 2**(-5-h)."""
+    for heads in [1, 4, 8]:
+        yield Case(label=f"num_heads={heads}", inputs={"num_heads": heads},
+                   expect={"gamma": ref.multiscale_decays(heads)}, atol=1e-7, rtol=0.0,
+                   hint="h runs over 0 .. num_heads-1 (torch.arange); return a 1-D tensor of length num_heads.")
+
+
+DTYPE_NAMES = [f"linear_{f}" for f in LINEAR_FORMS] + [f"retention_{f}" for f in RETENTION_FORMS] + ["unified_gated"]
+
+
+@check(probe="dtypes")
+def keeps_dtype():
+    """float32 inputs work in every form, come back as float32 and agree with your float64 result."""
+    def judge(got):
+        kinds = str(got.get("dtypes", "")).split(",")
+        wrong = [f"{n} gives {k}" for n, k in zip(DTYPE_NAMES, kinds) if k != "torch.float32"]
+        if wrong:
+            return "on float32 inputs " + ", ".join(wrong)
+        for name in DTYPE_NAMES:
+            y32, y64 = v._arr(got, f"{name}_32"), v._arr(got, f"{name}_64")
+            if y32.shape != y64.shape or not np.allclose(y32, y64, rtol=1e-4, atol=1e-4 * (1 + np.nanmax(np.abs(y64))),
+                                                         equal_nan=True):
+                return f"{name} in float32 differs from your own float64 result by more than float32 rounding"
+        return None
+
+    for seed, lead in enumerate(LEADS):
+        Q, K, V = (a.astype(np.float32).astype(np.float64) for a in v.positive_qkv(1700 + seed, lead, 7, 4, 4))
+        yield Case(label=f"float32, leading dims {lead}",
+                   inputs={"Q0": Q, "K0": K, "V0": V, "gamma": 0.9, "chunk_size": 3, "gate": np.full(7, 0.8)},
+                   judge=judge,
+                   hint="Create new tensors with the input's dtype (Q.new_zeros(...), torch.zeros(..., dtype=Q.dtype)) "
+                        "and convert gamma with torch.as_tensor(gamma, dtype=Q.dtype).")
+
+
+@check(probe="two_states")
+def independent_states():
+    """Two LinearAttentionState objects decode side by side without sharing their state."""
+    for seed, (lead_a, lead_b) in enumerate([((), ()), ((2,), (2,)), ((2, 3), ())]):
+        a = v.positive_qkv(1800 + seed, lead_a, 6, 4, 4)
+        b = v.positive_qkv(1850 + seed, lead_b, 5, 4, 4)
+
+        def judge(got):
+            for i in (0, 1):
+                alone, side = v._arr(got, f"alone{i}"), v._arr(got, f"side{i}")
+                if not v._close(side, alone):
+                    return (f"sequence {'ab'[i]} decoded beside another state gives different outputs than decoded "
+                            "alone: the two objects share their state (a class attribute or a default argument?)")
+            return None
+        yield Case(label=f"states for leading dims {lead_a} and {lead_b}, interleaved",
+                   inputs=runs(a, b), judge=judge,
+                   hint="Keep S and z on self (self.S = self.S + ..., made fresh in __init__); never in a class "
+                        "attribute, a module-level tensor or a mutable default argument, and never updated in place "
+                        "on a tensor another object holds.")
+
+
+# ----------------------------------------------------------------------------- what the algorithm costs
+
+def _cost_judge(name, L, budget):
+    def judge(got):
+        called = str(got.get("called", ""))
+        if called:
+            return (f"{name} calls {called}: the recurrent and chunkwise forms must carry a state, not call the "
+                    "parallel L × L form")
+        if got.get("over") or int(got.get("largest", 0)) > budget:
+            shape = str(got.get("shape", "")).replace("x", " × ")
+            return (f"at L={L}, {name} builds a tensor of shape ({shape}) "
+                    f"({int(got.get('largest', 0)) / 2**20:.1f} MiB; the budget is {budget / 2**20:.2f} MiB, "
+                    "far below one L × L matrix): it must never build an L × L matrix")
+        return None
+    return judge
+
+
+def _cost_case(form, name, L, chunk):
+    budget = L * L * 8 // 16          # float64: one sixteenth of a single L × L matrix
+    return Case(label=f"{name}, float64, L={L}" + (f", chunk_size={chunk}" if chunk else ""),
+                inputs={"form": form, "L": L, "m": 4, "d_v": 4, "chunk_size": chunk, "limit_bytes": budget},
+                judge=_cost_judge(name, L, budget),
+                hint="Carry S (m × d_v) from token to token (or R from chunk to chunk); never build the L × L "
+                     "score or decay matrix, and never call the parallel form.")
+
+
+@check(probe="cost", cause="linear_attention_recurrent is not recurrent (it builds an L × L matrix, calls a parallel form or keeps the history)")
+def cost_linear_recurrent():
+    """linear_attention_recurrent carries a state: no L × L matrix, no call to the parallel form."""
+    yield _cost_case("linear_recurrent", "linear_attention_recurrent", 512, 0)
+
+
+@check(probe="cost", cause="retention_recurrent is not recurrent (it builds an L × L matrix, calls a parallel form or keeps the history)")
+def cost_retention_recurrent():
+    """retention_recurrent carries a state: no L × L matrix, no call to the parallel form."""
+    yield _cost_case("retention_recurrent", "retention_recurrent", 512, 0)
+
+
+@check(probe="cost", cause="retention_chunkwise is not chunkwise (it builds an L × L matrix, calls a parallel form or keeps the history)")
+def cost_chunkwise():
+    """retention_chunkwise at L = 4096 stays within 1/16 of one L × L matrix (the parallel form needs several)."""
+    yield _cost_case("chunkwise", "retention_chunkwise", 4096, 256)
+
+
+@check(probe="step_cost", cause="LinearAttentionState.step does not carry a fixed-size state (it builds an L × L matrix, calls a parallel form or keeps the history)")
+def cost_step():
+    """LinearAttentionState.step costs the same after 2000 tokens as after 8."""
+    def judge(got):
+        if got.get("called"):
+            return f"step calls {got['called']}: decoding must update S and z, not recompute the parallel form"
+        ops = (int(got["ops_early"]), int(got["ops_late"]))
+        if ops[1] > ops[0] + 4:
+            return (f"one step does {ops[1]} tensor operations after 2000 tokens but {ops[0]} after 8: "
+                    "its work grows with the history")
+        if int(got["largest_late"]) > 2 * int(got["largest_early"]) + 4096:
+            return "one step allocates far more after 2000 tokens than after 8: its memory grows with the history"
+        if int(got["held_late"]) > int(got["held_early"]):
+            return (f"the state holds {int(got['held_late'])} bytes after 2000 tokens but {int(got['held_early'])} "
+                    "after 8: it keeps the history instead of S and z")
+        return None
+    yield Case(label="m=4, d_v=4, step 8 vs step 2000", inputs={"m": 4, "d_v": 4, "early": 8, "late": 2000},
+               judge=judge,
+               hint="A step folds one token into S and z and reads them: constant work, constant memory.")

@@ -1,0 +1,244 @@
+"""Official checks, continued: heads kept apart, sequences kept apart, causality, long sequences,
+the state step returns, and what one step costs. Each compares the student's outputs with the
+student's own outputs on related inputs, never with the reference."""
+import numpy as np
+
+from grader.checks import Case, check
+
+from .verdicts import MISTAKES, _arr, _close, _inputs, _label, _moved, _suffixed, _with
+
+
+def _runs(*runs, **shared):
+    inputs = {"n": len(runs), **shared}
+    for i, run in enumerate(runs):
+        inputs.update(_suffixed(i, run))
+    return inputs
+
+
+# ---------------------------------------------------------------- heads and batch kept apart
+
+def _permuted_heads(w, channels, perm):
+    """The same layer with its heads reordered (projection rows and γ follow)."""
+    out = {k: v.copy() for k, v in w.items()}
+    for n in "qkv":
+        out[f"W{n}"], out[f"b{n}"] = w[f"W{n}"][channels], w[f"b{n}"][channels]
+    out["gamma_logit"] = w["gamma_logit"][perm]
+    return out
+
+
+def _head_cases(seed0):
+    """out_proj = identity, so each head's d_h output channels are its own: reordering the heads must
+    reorder the output's channel blocks the same way. Compared: what doubling the values changes (so
+    that anything added outside attention cancels)."""
+    for seed, (B, T, D, H) in enumerate([(1, 6, 8, 2), (2, 9, 16, 4), (1, 12, 24, 3)]):
+        x, w = _inputs(seed0 + seed, B, T, D, H, np.linspace(0.1, 0.95, H))
+        w = _with(w, Wo=np.eye(D), bo=np.zeros(D))
+        perm = np.roll(np.arange(H), 1)
+        channels = np.concatenate([np.arange(h * (D // H), (h + 1) * (D // H)) for h in perm])
+        permuted = _permuted_heads(w, channels, perm)
+        double = {"Wv": 2 * w["Wv"], "bv": 2 * w["bv"]}
+        double_permuted = {"Wv": 2 * permuted["Wv"], "bv": 2 * permuted["bv"]}
+
+        def judge(got, channels=channels):
+            y, y2, p, p2 = (_arr(got, f"y{i}") for i in range(4))
+            if y.shape != p.shape or y.shape[-1] != len(channels) or not _close(p2 - p, (y2 - y)[..., channels]):
+                return ("reordering the heads (their projection rows and their γ) does not just reorder the "
+                        "heads' output channels: channels of different heads are mixed, or a head uses another "
+                        "head's γ")
+            return None
+        yield Case(label=_label(B, T, D, H, w) + ", heads reordered", inputs=_runs(
+            {"x": x}, {"x": x, **double}, {"x": x, **permuted}, {"x": x, **permuted, **double_permuted}, **w),
+            judge=judge,
+            hint="(B, T, D) -> view(B, T, H, d_h) -> transpose(1, 2) gives (B, H, T, d_h); merge with the "
+                 "inverse: transpose(1, 2) then reshape(B, T, D).")
+
+
+@check(probe="forward_runs", cause=MISTAKES["heads_mixed"])
+def heads_parallel():
+    """forward keeps heads apart: reordering the heads' weights reorders nothing in the output."""
+    yield from _head_cases(1100)
+
+
+@check(probe="step_runs", cause=MISTAKES["heads_mixed"])
+def heads_recurrent():
+    """step keeps heads apart: reordering the heads' weights reorders nothing in the output."""
+    yield from _head_cases(1150)
+
+
+def _batch_cases(seed0):
+    for seed, (B, T, D, H) in enumerate([(2, 6, 8, 2), (3, 10, 12, 3), (4, 5, 16, 4)]):
+        x, w = _inputs(seed0 + seed, B, T, D, H)
+
+        def judge(got, B=B):
+            full = _arr(got, "y0")
+            for b in range(B):
+                alone = _arr(got, f"y{b + 1}")
+                if full.shape[0] != B or not _close(full[b:b + 1], alone):
+                    return (f"sequence {b} gives different outputs inside the batch than alone: sequences in a "
+                            "batch see each other")
+            return None
+        yield Case(label=_label(B, T, D, H, w) + ", each sequence alone vs in the batch",
+                   inputs=_runs({"x": x}, *({"x": x[b:b + 1]} for b in range(B)), **w), judge=judge,
+                   hint="Keep the batch index in every einsum/matmul ('bhd,bhe->bhde', not '->hde').")
+
+
+@check(probe="forward_runs", cause=MISTAKES["batch_shared_S"])
+def batch_parallel():
+    """forward keeps the sequences of a batch apart: a sequence alone gives what it gives in the batch."""
+    yield from _batch_cases(1200)
+
+
+@check(probe="step_runs", cause=MISTAKES["batch_shared_S"])
+def batch_recurrent():
+    """step keeps the sequences of a batch apart: a sequence alone gives what it gives in the batch."""
+    yield from _batch_cases(1250)
+
+
+# ---------------------------------------------------------------- causality
+
+def _same_before(t):
+    def judge(got):
+        y, y2 = _arr(got, "y0"), _arr(got, "y1")
+        if y.shape != y2.shape or y.ndim != 3:
+            return f"forward returned shapes {y.shape} and {y2.shape}; expected (B, T, D)"
+        before = ~np.isclose(y2[:, :t], y[:, :t], rtol=1e-9, atol=1e-10, equal_nan=True)
+        changed = np.flatnonzero(before.any(axis=(0, 2)))
+        if changed.size:
+            return (f"changing only token {t} changed the output at token {int(changed[0])}: "
+                    "the future leaks into the past")
+        return None
+    return judge
+
+
+@check(probe="forward_runs", cause=MISTAKES["noncausal"])
+def causal_perturbation():
+    """Changing token t never changes an output before t."""
+    for seed, (B, T, D, H) in enumerate([(1, 8, 8, 2), (2, 12, 12, 3), (1, 20, 16, 4)]):
+        x, w = _inputs(1300 + seed, B, T, D, H)
+        for t in (0, T // 2, T - 1):
+            x2 = x.copy()
+            x2[:, t] += np.random.default_rng(seed + t).normal(size=(B, D))
+            yield Case(label=_label(B, T, D, H, w) + f", token {t} changed", inputs=_runs({"x": x}, {"x": x2}, **w),
+                       judge=_same_before(t),
+                       hint="Weights for i > t must be exactly 0: mask the (T, T) decay matrix where t - i < 0.")
+
+
+def _no_future_gradient(t):
+    def judge(got):
+        dx = np.nan_to_num(np.asarray(got["dx"], dtype=np.float64), nan=0.0)
+        if dx.ndim != 3:
+            return f"the input gradient has shape {dx.shape}; expected (B, T, D)"
+        future = np.abs(dx[:, t + 1:]).max() if dx.shape[1] > t + 1 else 0.0
+        if future > 0:
+            later = int(np.flatnonzero(np.abs(dx[:, t + 1:]).max(axis=(0, 2)) > 0)[0]) + t + 1
+            return f"output {t} has a nonzero gradient with respect to token {later} (a future token)"
+        return None
+    return judge
+
+
+@check(probe="la_grad", cause=MISTAKES["noncausal"])
+def causal_gradient():
+    """The gradient of output t with respect to every later token is exactly zero."""
+    for seed, (B, T, D, H) in enumerate([(1, 9, 8, 2), (2, 14, 12, 4)]):
+        x, w = _inputs(1400 + seed, B, T, D, H)
+        for t in (0, T // 3, T - 2):
+            sw = np.zeros((B, T, D))
+            sw[:, t] = np.random.default_rng(t).normal(size=(B, D))
+            yield Case(label=_label(B, T, D, H, w) + f", output {t}", inputs={"x": x, "seed_weights": sw, **w},
+                       judge=_no_future_gradient(t),
+                       hint="A masked weight must be an exact 0 (multiply by the causal mask, or fill with 0), "
+                            "not a small number such as γ^(large).")
+
+
+# ---------------------------------------------------------------- long sequences
+
+WINDOW = 100
+
+
+def _long_cases(seed0):
+    """Hundreds of tokens with fast decays; all but the last WINDOW tokens have keys of -30 (φ(k) ≈ 1e-13,
+    W_k = I) and the queries are constant (W_q = 0). Every output must be finite, and changing those
+    early tokens must not change what doubling the values does to the last 50 outputs."""
+    for seed, (B, T, D, H, gammas) in enumerate([(1, 300, 8, 4, [0.02, 0.3, 0.5, 0.6]),
+                                                  (2, 520, 12, 3, [0.05, 0.4, 0.6])]):
+        x, w = _inputs(seed0 + seed, B, T, D, H, gammas)
+        w = _with(w, Wk=np.eye(D), bk=np.zeros(D), Wq=np.zeros((D, D)))
+        x[:, :T - WINDOW] = -30.0        # keys of -30: φ(k) = e^-30 (at -60, elu(k) + 1 rounds to exactly 0)
+        x2 = x.copy()
+        x2[:, :T - WINDOW, 1:] = np.random.default_rng(seed).uniform(-31, -29, (B, T - WINDOW, D - 1))
+        double = {"Wv": 2 * w["Wv"], "bv": 2 * w["bv"]}
+
+        def judge(got, B=B, T=T):
+            ys = [_arr(got, f"y{i}") for i in range(4)]
+            for y in ys:
+                if y.shape[:2] != (B, T) or not np.isfinite(y[:, 1:]).all():
+                    bad = np.flatnonzero(~np.isfinite(y[:, 1:]).all(axis=(0, 2))) + 1 if y.ndim == 3 else []
+                    where = f" from position {int(bad[0])}" if len(bad) else ""
+                    return (f"the output over {T} tokens has NaN or inf{where}: γ^(t-i) underflows or overflows "
+                            "(γ^t / γ^i?)")
+            if not _close((ys[3] - ys[2])[:, -50:], (ys[1] - ys[0])[:, -50:]):
+                return (f"changing tokens that every head has long forgotten (γ^{WINDOW} < 1e-20) changes the last "
+                        f"outputs over {T} tokens: the long-range weights are not exact")
+            return None
+        yield Case(label=_label(B, T, D, H, w) + f", the first {T - WINDOW} tokens changed",
+                   inputs=_runs({"x": x}, {"x": x, **double}, {"x": x2}, {"x": x2, **double}, **w),
+                   judge=judge,
+                   hint="γ^(t-i) computed as γ^t / γ^i underflows to 0/0 once γ^t < 1e-308: use "
+                        "exp((t-i)·log γ) on the clamped distance. In step, never rebuild the state from scratch.")
+
+
+@check(probe="forward_runs")
+def long_sequence_parallel():
+    """forward stays finite and exact over hundreds of tokens with fast decays."""
+    yield from _long_cases(1500)
+
+
+@check(probe="step_runs")
+def long_sequence_recurrent():
+    """step stays finite and exact over hundreds of tokens with fast decays."""
+    yield from _long_cases(1550)
+
+
+# ---------------------------------------------------------------- the state step returns, and its cost
+
+@check(probe="step_runs", cause="step returns the old state instead of the new (S, z)")
+def state_carried():
+    """step returns the NEW (S, z): fed back, it carries the earlier tokens to the next step."""
+    for seed, (B, D, H) in enumerate([(1, 8, 2), (2, 12, 3), (2, 16, 4)]):
+        x, w = _inputs(1600 + seed, B, 2, D, H)
+        x2 = x.copy()
+        x2[:, 0] += np.random.default_rng(seed).normal(0, 1, (B, D))
+
+        def judge(got, B=B, D=D, H=H):
+            S, z = _arr(got, "S0"), _arr(got, "z0")
+            if S.shape != (B, H, D // H, D // H) or z.shape != (B, H, D // H):
+                return f"step returned a state of shapes {S.shape} and {z.shape}; expected (B, H, d_h, d_h), (B, H, d_h)"
+            if not _moved(_arr(got, "y1")[:, 1], _arr(got, "y0")[:, 1]):
+                return ("the second step's output does not change when the first token changes: the state step "
+                        "returns does not carry the first token (does it return the old state?)")
+            return None
+        yield Case(label=_label(B, 2, D, H, w) + ", two steps, first token changed",
+                   inputs=_runs({"x": x}, {"x": x2}, **w), judge=judge,
+                   hint="generate feeds every token through LinearAttention.step and carries the (S, z) it returns; "
+                        "step must return the NEW state.")
+
+
+@check(probe="step_cost", cause="step is not recurrent: it keeps the history or reruns forward over it")
+def cost_step():
+    """One step costs the same after 500 tokens as after 8 (operations, memory, what the layer keeps)."""
+    x, w = _inputs(1700, 1, 501, 8, 2)
+
+    def judge(got):
+        ops = (int(got["ops_early"]), int(got["ops_late"]))
+        if ops[1] > ops[0] + 4:
+            return f"one step does {ops[1]} tensor operations after 500 tokens but {ops[0]} after 8: its work grows"
+        if int(got["largest_late"]) > 2 * int(got["largest_early"]) + 4096:
+            return "one step builds far larger tensors after 500 tokens than after 8: its memory grows with the history"
+        if int(got["held_late"]) > int(got["held_early"]):
+            return ("the layer holds more tensor bytes after 500 tokens than after 8: it keeps the history "
+                    "instead of carrying (S, z)")
+        return None
+    yield Case(label="D=8, H=2, step 8 vs step 500", inputs={"x": x, "early": 8, "late": 500, **w}, judge=judge,
+               hint="A step folds one token into (S, z) and reads them: constant work and memory per token, "
+                    "whatever the history.")
+
