@@ -56,6 +56,18 @@ def run(argv: list[str], *, mounts: list[Mount], cwd: str, env: dict[str, str], 
     pipe of its own to answer on (its fd number is in ``$LRKIT_CHANNEL_FD``); what it sends,
     at most ``limits.max_channel_bytes``, comes back as ``RunResult.channel``, and its growth
     is the progress that ``limits.idle_s`` watches. ``cancel``: an event that stops the run when set."""
+    try:
+        return _run(argv, mounts=mounts, cwd=cwd, env=env, limits=limits, progress_file=progress_file,
+                    unsandboxed=unsandboxed, stdin=stdin, channel=channel, cancel=cancel)
+    except warm.WarmStartFailed as exc:  # warm starts are now off for this grader: this run starts cold
+        warm.give_up(exc)
+        return _run(argv, mounts=mounts, cwd=cwd, env=env, limits=limits, progress_file=progress_file,
+                    unsandboxed=unsandboxed, stdin=stdin, channel=channel, cancel=cancel)
+
+
+def _run(argv: list[str], *, mounts: list[Mount], cwd: str, env: dict[str, str], limits: RunLimits,
+         progress_file: Path | None, unsandboxed: bool, stdin: bytes | None, channel: bool,
+         cancel: threading.Event | None) -> RunResult:
     if not argv:
         raise SandboxError("argv is empty")
     _check_mounts(mounts, cwd)

@@ -189,7 +189,10 @@ def _supervise(argv: list[str], *, env: dict[str, str], host_cwd: str | None, li
             proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE,
                                     stdout=write_fd, stderr=write_fd, env=env, cwd=host_cwd, start_new_session=True,
                                     preexec_fn=preexec, close_fds=True, pass_fds=pass_fds)
-    except (OSError, SandboxError) as exc:
+    except SandboxError:  # (a warm start that failed: the caller starts the run cold)
+        pipes.close(read_fd, write_fd, *pass_fds)
+        raise
+    except OSError as exc:
         pipes.close(read_fd, write_fd, *pass_fds)
         raise SandboxError(f"could not start {argv[0]}: {exc}") from exc
     pipes.close(write_fd, *pass_fds)

@@ -45,6 +45,11 @@ log = logging.getLogger(__name__)
 ZYGOTE = Path(__file__).with_name("inside") / "zygote.py"
 MAX_FORKS = 200  # then a fresh template (new address-space layout)
 START_TIMEOUT_S = 300.0
+SPAWN_TIMEOUT_S = 120.0
+
+
+class WarmStartFailed(SandboxError):
+    """The template could not fork this run (the run is then started cold)."""
 
 
 class WarmProcess:
@@ -124,15 +129,17 @@ class Zygote:
                 self.active += 1
             theirs.close()
             socket.send_fds(ours, [json.dumps({**spec, "root": str(self.home / "root")}).encode()], fds)
+            ours.settimeout(SPAWN_TIMEOUT_S)  # a template that stopped answering must not hang the grader
             reply = json.loads(ours.recv(1 << 16) or b"{}")
+            ours.settimeout(None)
         except (OSError, ValueError) as exc:
             ours.close()
             self._ended()
-            raise SandboxError(f"warm start failed: {exc}") from exc
+            raise WarmStartFailed(f"warm start failed: {exc}") from exc
         if "pid" not in reply:
             ours.close()
             self._ended()
-            raise SandboxError(f"warm start failed: {reply.get('error', 'no answer')}")
+            raise WarmStartFailed(f"warm start failed: {reply.get('error', 'no answer')}")
         return WarmProcess(ours, reply["pid"], stdin, self._ended)
 
     def _ended(self) -> None:
@@ -263,7 +270,7 @@ def spawner(argv: list[str], *, mounts: list[Mount], cwd: str, env: dict[str, st
     try:
         zygote = _template()
     except (OSError, SandboxError) as exc:
-        _give_up(exc)
+        give_up(exc)
         return None
     rlimits = [["RLIMIT_FSIZE", limits.max_file_mb << 20, limits.max_file_mb << 20], ["RLIMIT_CORE", 0, 0],
                ["RLIMIT_NOFILE", 1024, 1024]]
@@ -297,7 +304,7 @@ def spawner(argv: list[str], *, mounts: list[Mount], cwd: str, env: dict[str, st
     return spawn
 
 
-def _give_up(exc: Exception) -> None:
+def give_up(exc: Exception) -> None:
     global _broken
     _broken = True
     log.warning("warm start disabled for this grader, runs start cold: %s", exc)
