@@ -122,6 +122,8 @@ def main(argv: list[str] | None = None) -> int:
         global ROOT
         ROOT = Path(args.root).resolve()
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(message)s")
+    if args.debug:  # tracebacks: raised below, and logged where a task collects errors (build)
+        logging.getLogger("grader").setLevel(logging.DEBUG)
     from grader.errors import LrkitError
 
     try:

@@ -214,6 +214,7 @@ def build(root: Path, names: list[str] | None = None, check: bool = False) -> in
         for error in exc.errors:
             log.error("%s", error)
         log.error("build failed: %d error(s); nothing was written", len(exc.errors))
+        log.debug("where the build stopped", exc_info=exc)
         return 1
     if check:
         stale = stale_files(root, built)

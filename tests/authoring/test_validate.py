@@ -132,3 +132,21 @@ def test_a_failed_validation_writes_nothing(toy, caplog):
     assert build(root) == 1
     assert not (root / "solutions").exists() or not any((root / "solutions").iterdir())
     assert "build failed: 1 error(s); nothing was written" in caplog.text
+
+
+@pytest.mark.parametrize("task", ["build", "check", "release"])
+def test_an_instructor_error_prints_one_message_and_debug_shows_the_traceback(toy, task):
+    """No task prints a traceback for an instructor's mistake; `--debug` does."""
+    import subprocess
+    import sys
+
+    edit(toy / "rubric.yaml", "total: 5", "total: 6")
+    tasks = Path(__file__).parents[2] / "tasks.py"
+    root = str(toy.parents[1])
+    plain = subprocess.run([sys.executable, str(tasks), "--root", root, task], capture_output=True, text=True)
+    assert plain.returncode == 1
+    assert "Traceback" not in plain.stderr
+    assert "assignments/toy/rubric.yaml:19: total is 6 but the items add up to 5" in plain.stderr
+    debug = subprocess.run([sys.executable, str(tasks), "--root", root, "--debug", task], capture_output=True,
+                           text=True)
+    assert debug.returncode != 0 and "Traceback" in debug.stderr
