@@ -30,7 +30,7 @@ from pathlib import Path
 
 import yaml
 
-from grader.config import Rubric, load_assignment, load_rubric
+from grader.config import Rubric, RubricKind, load_assignment, load_rubric
 from grader.errors import LrkitError
 from grader.grading.probing import run_checks
 from grader.grading.score import Outcomes, score
@@ -122,11 +122,11 @@ def _replace_once(text: str, old: str, new: str, mutant: Mutant) -> str:
 
 def graded_items(rubric: Rubric) -> list[str]:
     """Items the code decides: official checks, and exercise cells (gated on the code)."""
-    return [i.id for i in rubric.items if i.kind in ("checks", "cells")]
+    return [i.id for i in rubric.items if i.kind in (RubricKind.CHECKS, RubricKind.CELLS)]
 
 
 def automatic_points(rubric: Rubric) -> float:
-    return sum(i.points for i in rubric.items if i.kind != "manual")
+    return sum(i.points for i in rubric.items if i.kind != RubricKind.MANUAL)
 
 
 def _cells_ran(rubric: Rubric) -> tuple[CellOutcome, ...]:
