@@ -1,4 +1,4 @@
-"""Linear attention and retention: one recurrence, three faces (Module 22).
+"""Linear attention and retention: one recurrence, three faces.
 
 Layout, used by every function in this file (stated once, here):
 
@@ -161,6 +161,9 @@ def unified_recurrence(Q, K, V, mode, gamma=None, gate=None):
     mode "linear":    A_t = 1
     mode "retention": A_t = gamma (a float or a per-head tensor, checked like retention's)
     mode "gated":     A_t = gate[..., t]; gate has shape (L,) or (..., L)
+    A_t multiplies the OLD state S_{t-1} as token t arrives, before token t writes: a high A_t
+    keeps what tokens 0 .. t-1 stored, while token s's own write ends up weighted by the gates
+    after it, A_{s+1} A_{s+2} ... A_t.
     No feature map and no normalizer: the bare recurrence. Q, K: (..., L, m);
     V: (..., L, d_v) -> (..., L, d_v). An unknown mode, or a missing gamma/gate, raises ValueError.
     """
@@ -179,8 +182,9 @@ def gated_delta_rule(Q, K, V, alpha, beta):
     read as: decay the state, then predict what it holds for k_t and write back only the error,
         S' = alpha_t S_{t-1};  S_t = S' + beta_t k_t (v_t - k_tᵀ S')ᵀ.
     The prediction is made from the *decayed* state, as in Gated DeltaNet and
-    flash-linear-attention. The schematic in the course notes predicts from the undecayed
-    S_{t-1}; the two agree only when alpha_t = 1. We decay first because then, for a
+    flash-linear-attention. The rule is also often written predict-then-decay, with the
+    prediction made from the undecayed S_{t-1}; the two agree only when alpha_t = 1. We decay
+    first because then, for a
     unit-norm key and beta_t = 1, reading k_t back gives exactly v_t (the correction is
     computed against what the memory will really return); the other order leaves an error of
     (alpha_t - 1) k_tᵀ S_{t-1}.

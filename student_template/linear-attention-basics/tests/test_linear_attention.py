@@ -37,8 +37,9 @@ LINEAR_FORMS = {"parallel": la.linear_attention_parallel, "recurrent": la.linear
                 "step": by_steps}
 
 
-# ----------------------------------------------------------------------------- worked example (seed 003)
+# ----------------------------------------------------------------------------- provided parts (pass from the start)
 
+# Example 1.1 of the notebook: keys (1, 0) and (1, 1) hold values (2, 0) and (0, 4); the query is (1, 2).
 KEYS = torch.tensor([[1.0, 0.0], [1.0, 1.0]])
 VALUES = torch.tensor([[2.0, 0.0], [0.0, 4.0]])
 QUERY = torch.tensor([1.0, 2.0])
@@ -59,6 +60,8 @@ def test_worked_example_by_hand():
     torch.testing.assert_close(direct, torch.tensor([0.5, 3.0]))
     torch.testing.assert_close(folded, direct)
 
+
+# ----------------------------------------------------------------------------- the worked example through your code
 
 @pytest.mark.parametrize("form", LINEAR_FORMS)
 def test_worked_example_through_your_code(form, monkeypatch):
