@@ -53,8 +53,9 @@ class WarmStartFailed(SandboxError):
 
 
 class WarmProcess:
-    """The `subprocess.Popen` face of one forked run: pid (its monitor, a process-group leader),
-    poll, wait, returncode; `stdin` when the run was given one."""
+    """The `subprocess.Popen` face of one forked run: pid (the run's PID 1 as the host sees it, a
+    process-group leader: `killpg` ends the whole namespace, as killing bubblewrap does), poll,
+    wait, returncode (from its monitor); `stdin` when the run was given one."""
 
     def __init__(self, sock: socket.socket, pid: int, stdin=None, on_exit=None):
         self.sock, self.pid, self.stdin, self.on_exit = sock, pid, stdin, on_exit

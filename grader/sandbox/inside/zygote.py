@@ -34,7 +34,7 @@ CLONE_FLAGS = 0x00020000 | 0x02000000 | 0x04000000 | 0x08000000 | 0x20000000 | 0
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 1, 2, 4, 8, 32, 4096, 16384, 1 << 18
 MNT_DETACH = 2
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_SECCOMP, PR_CAPBSET_DROP = 1, 4, 22, 24
-PR_SET_NO_NEW_PRIVS, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 38, 47, 4
+PR_SET_NO_NEW_PRIVS, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, PR_SET_CHILD_SUBREAPER = 38, 47, 4, 36
 SYSCALLS = {"x86_64": {"pivot_root": 155, "capset": 126}, "aarch64": {"pivot_root": 41, "capset": 91}}
 DEVICES = ("null", "zero", "full", "random", "urandom", "tty")
 PRELOAD = ("numpy", "numpy.random", "torch", "zmq", "jupyter_client", "jupyter_client.asynchronous",
@@ -117,7 +117,7 @@ def monitor(sock):
         os.close(err_w)
         for fd in fds:
             os.close(fd)
-        sock.sendall(json.dumps({"pid": os.getpid()}).encode())
+        sock.sendall(json.dumps({"pid": child}).encode())  # killing the run's PID 1 ends its namespace at once
         pidfd = os.pidfd_open(child)
         while True:
             ready, _, _ = select.select([sock, pidfd], [], [])
@@ -333,6 +333,7 @@ def execute(argv):
 
 def main(control_fd):
     prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # the zygote dies with the grader that started it
+    prctl(PR_SET_CHILD_SUBREAPER, 1)  # a run's PID 1 orphaned by its monitor is ours to reap at once
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # room to move descriptors; each run sets its own
     control = socket.socket(fileno=control_fd)
