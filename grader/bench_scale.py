@@ -21,19 +21,23 @@ from grader import sandbox
 from grader.bundle import open_bundle
 from grader.errors import UsageError
 from grader.grading.batch import grade_batch
-from grader.grading.engines import Job, ThreadEngine, crashed_report, materialise, pack_submission
+from grader.grading.engines import Job, ThreadEngine, materialise, pack_submission
+from grader.results import ItemResult, Report
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def noop_task(entry_name: str, name: str, payload, bundle_blob, bundle_hash: str, mode: str) -> dict:
-    """Everything a grading task does except grading."""
+    """Everything a grading task does except grading: the bundle (opened once per worker), the
+    submission written out, a report returned."""
     from grader.grading.dask_engine import _worker_bundle
 
     bundle = _worker_bundle(bundle_blob, bundle_hash)
     with tempfile.TemporaryDirectory(prefix="lrkit-noop-") as tmp:
         materialise(payload, Path(tmp), entry_name)
-    return crashed_report(bundle, name, "no-op").to_dict()
+    items = tuple(ItemResult(i.id, i.title, 0.0, i.points, "failed", i.kind) for i in bundle.rubric.items)
+    return Report(bundle.config.name, name, "crashed", 0.0, bundle.rubric.total, items, True,
+                  bundle_hash=bundle.hash).to_dict()
 
 
 def _class(source: Path, into: Path, count: int) -> Path:

@@ -26,7 +26,8 @@ ALLOWED = {
     "grader.checks": {"grader.grading"},
     "grader.bench": {"grader.errors", "grader.config", "grader.sandbox", "grader.grading", "grader.report",
                      "grader.bundle", "grader"},
-    "grader.bench_scale": {"grader.errors", "grader.sandbox", "grader.grading", "grader.bundle", "grader"},
+    "grader.bench_scale": {"grader.errors", "grader.results", "grader.sandbox", "grader.grading", "grader.bundle",
+                           "grader"},
     "grader.cli": {"grader.errors", "grader.config", "grader.sandbox", "grader.grading", "grader.report",
                    "grader.bundle", "grader.results", "grader"},
 }
