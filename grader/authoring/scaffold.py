@@ -8,6 +8,7 @@ full automatic marks; docs/authoring.md walks through every file.
 """
 from __future__ import annotations
 
+import importlib.util
 import json
 import logging
 import re
@@ -217,10 +218,12 @@ def new_assignment(root: Path, name: str, title: str = "") -> Path:
     if not NAME.match(name):
         raise UsageError(f"{name!r} is not a usable assignment name: use lower-case letters, digits and single "
                          "dashes, starting with a letter (e.g. kv-cache)")
+    module = name.replace("-", "_")
+    if importlib.util.find_spec(module) is not None:
+        raise UsageError(f"the module {module}.py would shadow the installed module {module!r}; choose another name")
     folder = root / "assignments" / name
     if folder.exists():
         raise UsageError(f"{folder.relative_to(root)} already exists; choose another name")
-    module = name.replace("-", "_")
     title = title or name.replace("-", " ").capitalize()
     for rel, text in sources(name, title).items():
         path = folder / rel

@@ -13,6 +13,7 @@ fails on any of them, naming the file in `assignments/` and its line:
 from __future__ import annotations
 
 import ast
+import json
 import re
 from pathlib import Path, PurePosixPath
 
@@ -58,7 +59,10 @@ class _Validator:
     def marker_guard(self) -> None:
         """The last guard: no line of any generated student file may still look like a marker."""
         for rel, data in sorted(self.built.student.items()):
-            if rel.endswith(".ipynb") or b"\0" in data:
+            if rel.endswith(".ipynb"):
+                self._notebook_guard(rel, data)
+                continue
+            if b"\0" in data:
                 continue
             for n, line in enumerate(data.decode("utf-8", errors="replace").split("\n"), 1):
                 if markers.marker_like(line):
@@ -67,6 +71,15 @@ class _Validator:
                            "are; markers work in .py, .yaml, .md and .ipynb files)")
                     self.error(rel, self.source_line(rel, n), f"{line.strip()!r} looks like a marker and would reach "
                                f"students{why}: remove it, or keep the file under hidden/")
+
+    def _notebook_guard(self, rel: str, data: bytes) -> None:
+        for cell in json.loads(data).get("cells", []):
+            tail = str(cell.get("id", "")).rsplit("-", 1)[-1]  # ids end in the source cell's index
+            index = int(tail) if tail.isdigit() else None
+            for n, line in enumerate("".join(cell.get("source", [])).split("\n"), 1):
+                if markers.marker_like(line):
+                    self.error(rel, n, f"{line.strip()!r} looks like a marker and would reach students: remove it",
+                               index)
 
     def python_compiles(self) -> None:
         for tree, files in (("student", self.built.student), ("solution", self.built.solution)):

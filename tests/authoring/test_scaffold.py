@@ -80,6 +80,12 @@ def test_new_refuses_a_name_that_cannot_be_a_module(root, name):
         new_assignment(root, name)
 
 
+@pytest.mark.parametrize("name", ["numpy", "torch"])
+def test_new_refuses_a_module_that_would_shadow_an_installed_one(root, name):
+    with pytest.raises(UsageError, match="would shadow the installed module"):
+        new_assignment(root, name)
+
+
 def test_new_refuses_to_overwrite(root):
     (root / "assignments/kv-cache").mkdir()
     with pytest.raises(UsageError, match="already exists"):
