@@ -102,8 +102,9 @@ def prepare_notebook(submitted: dict, template: dict) -> tuple[dict, list[str]]:
         if tpl.get("id") not in ids and tags & READ_ONLY_TAGS:
             before = template["cells"][pos - 1].get("id") if pos else None
             at = ids.index(before) + 1 if before in ids else len(clean)
-            clean.insert(at, {**tpl, "outputs": [], "execution_count": None} if tpl["cell_type"] == "code"
-                         else dict(tpl))
+            restored = {**tpl, "source": _source(tpl)}  # one shape for every prepared cell: source as text
+            clean.insert(at, {**restored, "outputs": [], "execution_count": None} if tpl["cell_type"] == "code"
+                         else restored)
             ids.insert(at, tpl.get("id"))
             notes.append(f"read-only cell {tpl.get('id')} was deleted; it was restored from the template")
     nb = {"cells": clean, "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python",

@@ -8,7 +8,9 @@ from __future__ import annotations
 import base64
 import csv
 import io
+import logging
 import statistics
+from html import escape
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -23,6 +25,7 @@ from grader.report.render import (
 )
 from grader.results import Report
 
+log = logging.getLogger(__name__)
 STATUSES = ("graded", "incomplete", "timeout", "crashed", "invalid", "bundle_error")
 # a score for these says nothing about the student's work (not their submission, or the grader
 # failed), so they are counted, linked and listed, but left out of the mean, histogram and rates
@@ -47,7 +50,12 @@ def write_class_summary(reports: list[Report], out_dir: Path, *,
     items = list(rubric_items) if rubric_items is not None else _items_seen(reports)
     gradebook = _gradebook_csv(reports, [i[0] for i in items])
     links = {r.submission: f"{(folders or {}).get(r.submission, r.submission)}/report.html" for r in reports}
-    html = render_html_template("summary.html.j2", **_summary_context(reports, items), links=links)
+    try:
+        html = render_html_template("summary.html.j2", **_summary_context(reports, items), links=links)
+    except Exception as exc:  # the gradebook is the record: it is written even when the page cannot be drawn
+        log.exception("the class summary page could not be drawn")
+        html = ("<!doctype html><meta charset='utf-8'><title>Class summary</title><p>The class summary could not be "
+                f"drawn ({escape(type(exc).__name__)}: {escape(str(exc)[:300])}); gradebook.csv has every row.</p>\n")
     paths = {"gradebook.csv": out_dir / "gradebook.csv", "summary.html": out_dir / "summary.html"}
     write_atomic({paths["gradebook.csv"]: gradebook, paths["summary.html"]: html})
     return paths
