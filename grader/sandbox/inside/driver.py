@@ -1,23 +1,15 @@
-"""The fixed driver that runs probes on student code, inside the sandbox.
+"""The fixed driver that runs probes on student code, inside the sandbox (``python -I driver.py``).
 
-Run as ``python -I driver.py``. Standalone: imports nothing from the grader. Nothing here
-decides a score: the grader judges what comes back, itself.
-
-Two processes, so that student code can neither forge nor booby-trap what the grader reads:
-
-* the **parent** never runs student code. It reads the job from stdin (a pipe the grader
-  writes: the probes' source, then one case at a time), makes itself undumpable (so no
-  other process of the sandbox uid can open its pipes through /proc or read its memory;
-  the seccomp filter also blocks ptrace), and forks a child. It hands the child one case
-  at a time over a private pipe, waits for the answer under the case's time limit, and
-  forwards it to the grader on the channel (``$LRKIT_CHANNEL_FD``), tagged with the case
-  it asked for. A child that hangs or dies costs that case; the next one gets a new child.
-* the **child** closes the channel and stdin, imports the student's modules (appended to
-  the END of sys.path), runs each probe on the inputs it is handed and answers with plain
-  data: arrays as raw bytes with their dtype and shape, JSON scalars, or the error.
-
-Future cases never reach a child before their turn; the probes' source is never on disk.
-Every message is ``>II`` (header length, body length), a JSON header, then the body.
+Standalone (imports nothing from the grader); decides no score. Two processes, so student code
+can neither forge nor booby-trap what the grader reads. The **parent** never runs student code:
+it reads the job from stdin (the probes' source, then one case at a time; never on disk), makes
+itself undumpable (no process of the sandbox uid can open its pipes through /proc or read its
+memory; seccomp also blocks ptrace) and forks the **child**, which closes the channel and stdin,
+imports the student's modules (appended to the END of sys.path), runs the probe on each case it
+is handed and answers with plain data (raw arrays with dtype and shape, JSON scalars, or the
+error). The parent waits under the case's time limit and forwards the answer to the grader's
+pipe (``$LRKIT_CHANNEL_FD``) tagged with the case it asked for; a hang, a death or garbage costs
+that case, and the next case gets a fresh child. Messages: ``>II`` lengths, JSON header, body.
 """
 import builtins
 import ctypes
@@ -57,11 +49,9 @@ MAX_HEADER = 256 * 1024
 PR_SET_DUMPABLE = 4
 
 
-class Gone(Exception):
-    """The other end closed, or stopped answering in time."""
+class Gone(Exception):  # the other end closed, or stopped answering in time
+    pass
 
-
-# ----------------------------------------------------------------------------- framing
 
 def send(fd, header, body=b""):
     head = json.dumps(header, allow_nan=False).encode()
@@ -105,14 +95,9 @@ def _no_constant(name):
     raise ValueError(f"{name} in a message header")
 
 
-def _finite(text):
-    value = float(text)
-    if not math.isfinite(value):
-        raise ValueError("a number too large in a message header")
-    return value
+def _finite(text):  # no inf from "1e999" either
+    return float(text) if math.isfinite(float(text)) else _no_constant("a number too large")
 
-
-# ----------------------------------------------------------------------------- the child
 
 def snapshot():
     return {name: id(get()) for name, get in WATCHED.items()}
@@ -223,8 +208,6 @@ def child(job, cases_r, answers_w):
         send(answers_w, header, body)
 
 
-# ----------------------------------------------------------------------------- the parent
-
 class Child:
     def __init__(self, job):
         cases_r, self.cases_w = os.pipe()
@@ -243,25 +226,22 @@ class Child:
             except BaseException:
                 pass
             finally:
-                sys.stdout.flush()
-                sys.stderr.flush()
+                sys.stdout.flush(), sys.stderr.flush()
                 os._exit(0)
         os.close(cases_r)
         os.close(answers_w)
 
     def stop(self):
-        """Kill the child and say how it ended."""
-        try:
-            os.kill(self.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        _, status = os.waitpid(self.pid, 0)
-        for fd in (self.cases_w, self.answers_r):
+        """Kill the child (once) and say how it ended."""
+        if getattr(self, "status", None) is None:
             try:
-                os.close(fd)
-            except OSError:
+                os.kill(self.pid, signal.SIGKILL)
+            except ProcessLookupError:
                 pass
-        return status
+            self.status = os.waitpid(self.pid, 0)[1]
+            for fd in (self.cases_w, self.answers_r):
+                os.close(fd)
+        return self.status
 
     def ended(self):
         """After the pipe closed: how the child ended (it is reaped)."""
@@ -274,14 +254,9 @@ class Child:
 
 
 def disk_full():
-    for path in ("/submission", "/tmp"):
-        try:
-            st = os.statvfs(path)
-        except OSError:
-            continue
-        if st.f_blocks and st.f_bavail * st.f_frsize < 1 << 20:
-            return True
-    return False
+    """Has the submission's tmpfs or /tmp less than 1 MB left?"""
+    stats = [os.statvfs(path) for path in ("/submission", "/tmp") if os.path.isdir(path)]
+    return any(st.f_blocks and st.f_bavail * st.f_frsize < 1 << 20 for st in stats)
 
 
 def start_child(job, timeout):
@@ -366,6 +341,5 @@ if __name__ == "__main__":
         main()
     except Exception as exc:  # the grader learns it from the channel; the output shows the rest
         print(f"driver failed: {type(exc).__name__}: {exc}", file=sys.stderr)
-    sys.stdout.flush()
-    sys.stderr.flush()
+    sys.stdout.flush(), sys.stderr.flush()
     os._exit(0)  # after the last message: skip the interpreter's teardown (~0.4 s after torch)
