@@ -234,20 +234,20 @@ def cost_chunkwise():
 
 @check(probe="step_cost", cause="LinearAttentionState.step does not carry a fixed-size state (it builds an L × L matrix, calls a parallel form or keeps the history)")
 def cost_step():
-    """LinearAttentionState.step costs the same after 2000 tokens as after 8."""
+    """LinearAttentionState.step costs the same after 1000 tokens as after 8."""
     def judge(got):
         if got.get("called"):
             return f"step calls {got['called']}: decoding must update S and z, not recompute the parallel form"
         ops = (int(got["ops_early"]), int(got["ops_late"]))
         if ops[1] > ops[0] + 4:
-            return (f"one step does {ops[1]} tensor operations after 2000 tokens but {ops[0]} after 8: "
+            return (f"one step does {ops[1]} tensor operations after 1000 tokens but {ops[0]} after 8: "
                     "its work grows with the history")
         if int(got["largest_late"]) > 2 * int(got["largest_early"]) + 4096:
-            return "one step allocates far more after 2000 tokens than after 8: its memory grows with the history"
+            return "one step allocates far more after 1000 tokens than after 8: its memory grows with the history"
         if int(got["held_late"]) > int(got["held_early"]):
-            return (f"the state holds {int(got['held_late'])} bytes after 2000 tokens but {int(got['held_early'])} "
+            return (f"the state holds {int(got['held_late'])} bytes after 1000 tokens but {int(got['held_early'])} "
                     "after 8: it keeps the history instead of S and z")
         return None
-    yield Case(label="m=4, d_v=4, step 8 vs step 2000", inputs={"m": 4, "d_v": 4, "early": 8, "late": 2000},
+    yield Case(label="m=4, d_v=4, step 8 vs step 1000", inputs={"m": 4, "d_v": 4, "early": 8, "late": 1000},
                judge=judge,
                hint="A step folds one token into S and z and reads them: constant work, constant memory.")

@@ -524,6 +524,9 @@ def chunk_boundaries():
                                 "divide L, and ones larger than L.")
 
 
+PARTIAL_CHUNKS = [2, 3, 4, 5, L_CHUNK, L_CHUNK + 3]
+
+
 @check(probe="chunk_states")
 def partial_chunk_state():
     """retention_chunkwise(..., return_state=True) returns the same state whatever the chunk size."""
@@ -534,29 +537,34 @@ def partial_chunk_state():
             K2 = K.copy()
             K2[..., -1, :] += 1.0       # the last key enters R undecayed, whatever gamma is
             seed += 1
-            for chunk in [2, 3, 4, 5, L_CHUNK, L_CHUNK + 3]:
-                partial = L_CHUNK % chunk != 0 and chunk < L_CHUNK
+            chunks = [1] + PARTIAL_CHUNKS
 
-                def judge(got, chunk=chunk, Q=Q, K=K, V=V, gamma=gamma, lead=lead):
-                    R, R1, Rk, R08 = _arr(got, "R0"), _arr(got, "R1"), _arr(got, "R2"), _arr(got, "R3")
-                    if R.shape != (*lead, 4, 3):
-                        return f"the returned state has shape {R.shape}, expected {(*lead, 4, 3)}"
-                    if not _moved(Rk, R08):
-                        return "the returned state does not change when a key changes"
+            def judge(got, Q=Q, K=K, V=V, gamma=gamma, lead=lead):
+                R1, Rk, R08 = _arr(got, "R0"), _arr(got, f"R{len(chunks) + 1}"), _arr(got, f"R{len(chunks)}")
+                if R1.shape != (*lead, 4, 3):
+                    return f"the returned state has shape {R1.shape}, expected {(*lead, 4, 3)}"
+                if not _moved(Rk, R08):
+                    return "the returned state does not change when a key changes"
+                for i, chunk in enumerate(chunks[1:], 1):
+                    R = _arr(got, f"R{i}")
                     if _close(R, R1):
-                        return None
+                        continue
+                    short = " (a short last chunk)" if L_CHUNK % chunk and chunk < L_CHUNK else ""
                     wrong = ref.retention_chunk_variant(Q, K, V, gamma, chunk, last_chunk_uses_B=True)[1]
                     named = ("; this is exactly what you get when the last, shorter chunk is decayed as if it had "
                              "chunk_size tokens") if _close(R, wrong) else ""
-                    return f"with chunk_size={chunk} the returned state differs from the one with chunk_size=1{named}"
-                yield Case(
-                    label=f"chunk_size={chunk} vs 1, L={L_CHUNK}{' (short last chunk)' if partial else ''}, "
-                          f"{gamma_label(gamma)}, leading dims {lead}",
-                    inputs=runs((Q, K, V), (Q, K, V), (Q, K2, V), (Q, K, V), gamma0=gamma, gamma1=gamma, gamma2=0.8,
-                                gamma3=0.8, chunk0=chunk, chunk1=1, chunk2=1, chunk3=1),
-                    judge=judge,
-                    hint="R after the last token equals Σ_m gamma**(L-1-m) k_mᵀ v_m. In the last chunk use its "
-                         "real length n (Q[..., c0:c0+chunk_size, :].shape[-2]), not chunk_size.")
+                    return f"with chunk_size={chunk}{short} the returned state differs from the one with chunk_size=1{named}"
+                return None
+            runs_ = [(Q, K, V)] * len(chunks) + [(Q, K, V), (Q, K2, V)]
+            extra = {f"chunk{i}": c for i, c in enumerate(chunks)}
+            extra.update({f"gamma{i}": gamma for i in range(len(chunks))})
+            extra.update({f"chunk{len(chunks)}": 1, f"chunk{len(chunks) + 1}": 1,
+                          f"gamma{len(chunks)}": 0.8, f"gamma{len(chunks) + 1}": 0.8})
+            yield Case(
+                label=f"chunk sizes {PARTIAL_CHUNKS} vs 1, L={L_CHUNK}, {gamma_label(gamma)}, leading dims {lead}",
+                inputs=runs(*runs_, **extra), judge=judge,
+                hint="R after the last token equals Σ_m gamma**(L-1-m) k_mᵀ v_m. In the last chunk use its "
+                     "real length n (Q[..., c0:c0+chunk_size, :].shape[-2]), not chunk_size.")
 
 
 @check(probe="gamma_rejected")
