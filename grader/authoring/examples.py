@@ -7,6 +7,8 @@ Reports go to `out/<name>/`; a score outside its range fails the job.
 from __future__ import annotations
 
 import logging
+import shutil
+import tempfile
 from pathlib import Path
 
 import yaml
@@ -49,8 +51,13 @@ def grade_examples(root: Path, names: list[str], *, jobs: int = 2, force: bool =
             log.warning("no examples for %s (%s)", name, folder)
             continue
         out = root / "out" / name
-        grade_batch(folder, root / "dist" / f"{name}-autograder.zip", out, jobs=jobs, force=force,
-                    unsandboxed=unsandboxed)
+        with tempfile.TemporaryDirectory(prefix="lrkit-examples-") as tmp:
+            # the class folder a TA would have: the submissions only, not expected.yaml
+            for entry in sorted(folder.iterdir()):
+                if entry.name != "expected.yaml" and not entry.name.startswith("."):
+                    (shutil.copytree if entry.is_dir() else shutil.copy2)(entry, Path(tmp) / entry.name)
+            grade_batch(Path(tmp), root / "dist" / f"{name}-autograder.zip", out, jobs=jobs, force=force,
+                        unsandboxed=unsandboxed)
         problems += [f"{name}/{p}" for p in check_expected(out, folder / "expected.yaml")]
         log.info("%s: class summary at %s", name, out / "summary.html")
     for p in problems:
