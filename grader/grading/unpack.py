@@ -141,7 +141,7 @@ def _strip_top_folder(entries: list[_Entry], allowed: list[str] | None) -> list[
         before = len(_select([e.path for e in entries], allowed)[0])
         if len(_select([e.path for e in stripped], allowed)[0]) < before:
             return entries
-    log.info("stripped the top folder %s", top)
+    log.info("stripped the top folder %s", shown(top))
     return stripped
 
 

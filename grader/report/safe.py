@@ -5,7 +5,8 @@ errors. Before any rendering, `sanitize` escapes in all of it the characters tha
 terminal or a reader instead of being read: C0/C1 control characters (ANSI escape
 sequences, bells, carriage returns), bidirectional overrides (Trojan-source reordering),
 and lone surrogates (bytes of a file name that are not UTF-8, which cannot be written as
-UTF-8 at all); and replaces numbers that JSON cannot hold (NaN, inf) by 0. Newlines and
+UTF-8 at all); and replaces bookkeeping numbers that JSON cannot hold (NaN, inf in timings,
+seconds) by 0 — never points, whose NaN is a grader bug that must fail loudly. Newlines and
 tabs stay where a field may hold several lines (messages, errors, notes). CSV cells a
 spreadsheet would run as a formula get a leading quote (`csv_cell`).
 """
@@ -50,9 +51,14 @@ def _value(value: Any, lines: bool) -> Any:
     if isinstance(value, Figure):
         return value  # base64 checked where it was made
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return dataclasses.replace(value, **{f.name: _value(getattr(value, f.name), f.name not in _ONE_LINE)
+        return dataclasses.replace(value, **{f.name: getattr(value, f.name) if f.name in _POINTS else
+                                             _value(getattr(value, f.name), f.name not in _ONE_LINE)
                                              for f in dataclasses.fields(value)})
     return value
+
+
+# a score that is not a number is the grader's bug: left alone, so writing fails loudly (a `crashed` row)
+_POINTS = {"score", "max_score", "points", "max_points"}
 
 
 # fields that are names or labels, never several lines
