@@ -21,13 +21,10 @@ mkdir -p "$W" "$ROOT/out"
 OUT="$ROOT/out/bench-peers.txt"
 TORCH=$("$ROOT/.venv/bin/python" -c "import torch; print(torch.__version__.split('+')[0])")
 
-venv() {  # venv NAME PACKAGES...: a venv of its own per tool, made once
+venv() {  # venv NAME PACKAGES...: a venv of its own per tool (kept between runs)
   local dir="$W/$1-venv"; shift
-  if [ ! -x "$dir/bin/python" ]; then
-    "$PY" -m venv "$dir"
-    "$dir/bin/pip" install -q --upgrade pip >/dev/null
-    "$dir/bin/pip" install -q "$@" "torch==$TORCH" matplotlib
-  fi
+  [ -x "$dir/bin/python" ] || "$PY" -m venv "$dir"
+  "$dir/bin/pip" install -q "$@" "torch==$TORCH" matplotlib ipykernel 2>&1 | grep -v "WARNING: Location" || true
 }
 venv otter "otter-grader==7.0.0"
 venv nbgrader "nbgrader==0.9.6"
@@ -35,10 +32,14 @@ venv nbgrader "nbgrader==0.9.6"
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 timed() {  # timed LABEL CMD...: RUNS runs, the median wall time in seconds
   local label=$1; shift
+  : >"$W/times"
   for _ in $(seq "$RUNS"); do
-    /usr/bin/time -f "%e" -o "$W/t" "$@" >"$W/last.log" 2>&1 || { echo "$label failed:"; tail -20 "$W/last.log"; exit 1; }
-    cat "$W/t"
-  done | median | xargs printf "%-44s %6.2f s\n" "$label" | tee -a "$OUT"
+    if ! /usr/bin/time -f "%e" -o "$W/t" "$@" >"$W/last.log" 2>&1; then
+      echo "$label failed:"; tail -20 "$W/last.log"; exit 1
+    fi
+    tail -1 "$W/t" >>"$W/times"
+  done
+  median <"$W/times" | xargs printf "%-44s %6.2f s\n" "$label" | tee -a "$OUT"
 }
 
 # ---------------------------------------------------------------- the notebooks (solution filled in)
@@ -62,8 +63,8 @@ otter = [cell("raw", "# ASSIGNMENT CONFIG\nrequirements: null\nexport_cell: fals
          cell("code", imports), cell("raw", "# BEGIN QUESTION\nname: running_sum\npoints: 3"),
          cell("raw", "# BEGIN SOLUTION"), cell("code", solution + "  # SOLUTION"),
          cell("raw", "# END SOLUTION"), cell("raw", "# BEGIN TESTS")]
-otter += [cell("code", f'""" # BEGIN TEST CONFIG\npoints: 1\nhidden: true\n""" # END TEST CONFIG\n' + check.format(s=s))
-          for s in shapes]
+otter += [cell("code", f'""" # BEGIN TEST CONFIG\npoints: 1\nhidden: true\n""" # END TEST CONFIG\n'
+                       + check.format(s=s).replace("\ntorch.allclose", "\nassert torch.allclose")) for s in shapes]
 otter += [cell("raw", "# END TESTS"), cell("raw", "# END QUESTION"), cell("code", plot)]
 (w / "otter").mkdir(exist_ok=True)
 (w / "otter" / "toy.ipynb").write_text(json.dumps(nb(otter)))
@@ -91,7 +92,7 @@ EOF
 echo "# $(date -u +%FT%TZ) $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg); medians of $RUNS" | tee "$OUT"
 
 # ---------------------------------------------------------------- floor
-timed "floor: nbclient, one cell 'import torch'" "$W/otter-venv/bin/python" -c \
+timed "floor: nbclient, one cell 'import torch'" "$ROOT/.venv/bin/python" -c \
   "import sys, nbformat; from nbclient import NotebookClient; NotebookClient(nbformat.read(sys.argv[1], 4)).execute()" \
   "$W/floor.ipynb"
 
@@ -108,7 +109,8 @@ LRKIT_WARM=0 timed "lrkit grade submission (cold)" "${GRADE[@]}"
 # ---------------------------------------------------------------- otter
 (cd "$W/otter" && rm -rf dist && "$W/otter-venv/bin/otter" assign toy.ipynb dist >/dev/null)
 cp "$W/otter/toy.ipynb" "$W/otter/submission.ipynb"
-(cd "$W/otter" && timed "otter run" "$W/otter-venv/bin/otter" run -a dist/autograder/autograder.zip -o run submission.ipynb)
+AUTOGRADER=$(ls "$W"/otter/dist/autograder/*.zip | head -1)
+(cd "$W/otter" && mkdir -p run && timed "otter run" "$W/otter-venv/bin/otter" run -a "$AUTOGRADER" -o run submission.ipynb)
 grep -o '"score": [0-9.]*' "$W/otter/run/results.json" | head -1 | sed 's/^/  otter /' | tee -a "$OUT"
 
 # ---------------------------------------------------------------- nbgrader
