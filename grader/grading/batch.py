@@ -14,26 +14,30 @@ goes to `OUT/_shards/`, and no gradebook is written: `grade merge` writes it for
 """
 from __future__ import annotations
 
+import dataclasses
 import logging
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 from grader.bundle import Bundle, open_bundle
 from grader.config import AssignmentConfig
 from grader.errors import UsageError
+from grader.grading import naming
 from grader.grading.engines import Engine, Job, ThreadEngine
 from grader.grading.intake import submission_name, unpack_any
+from grader.grading.pipeline import failed_report
 from grader.grading.shards import Manifest, Shard, write_manifest
-from grader.grading.unpack import SubmissionError, content_hash
+from grader.grading.unpack import content_hash
 from grader.grading.version import grader_version, version_of
 from grader.report.render import load_report, write_reports
 from grader.report.summary import write_class_summary
 from grader.results import Report
+from grader.sandbox import scratch_dir
 
 log = logging.getLogger(__name__)
 REPORT_FILES = ("report.json", "report.md", "report.html", "results.json")
+_NOT_SUBMISSIONS = {"_shards", "__MACOSX"}  # the kit's own folder, and what unzipping on a Mac leaves
 
 
 def submissions_in(folder: Path) -> list[Path]:
@@ -42,7 +46,7 @@ def submissions_in(folder: Path) -> list[Path]:
     if not folder.is_dir():
         raise UsageError(f"{folder}: no such folder; 'grade batch' takes the folder that holds the submissions "
                          "(one folder, .zip or .ipynb per student)")
-    return sorted(p for p in folder.iterdir() if not p.name.startswith((".", "_")))
+    return sorted(p for p in folder.iterdir() if not p.name.startswith(".") and p.name not in _NOT_SUBMISSIONS)
 
 
 def _name(path: Path) -> str:
@@ -50,10 +54,10 @@ def _name(path: Path) -> str:
 
 
 def _hash_of(path: Path, config: AssignmentConfig) -> str:
-    with tempfile.TemporaryDirectory(prefix="lrkit-hash-") as tmp:
+    with scratch_dir("hash") as tmp:
         try:
-            unpacked = unpack_any(path, Path(tmp) / "u", config)
-        except SubmissionError:
+            unpacked = unpack_any(path, tmp / "u", config)
+        except Exception:  # whatever is wrong with it, it is graded (and says why) rather than skipped
             return "invalid"
         return content_hash(unpacked.root)
 
@@ -73,6 +77,23 @@ def _already_graded(out: Path, path: Path, bundle: Bundle) -> Report | None:
     if report.submission_hash != _hash_of(path, bundle.config):
         return None
     return report
+
+
+def _write(report: Report, folder: Path, note: str | None, bundle: Bundle) -> Report:
+    """Write one submission's reports (with the note on its folder name, if any); a report that
+    cannot be written becomes a `crashed` one that can, so the row is never lost."""
+    if note and note not in report.notes:
+        report = dataclasses.replace(report, notes=(note, *report.notes))
+    try:
+        write_reports(report, folder)
+        return report
+    except Exception as exc:
+        log.exception("writing the report of %s failed", report.submission)
+        crashed = failed_report(bundle.config, bundle.rubric, report.submission, "crashed",
+                                f"the report could not be written ({type(exc).__name__}: {str(exc)[:200]}); "
+                                "tell the course staff", True, bundle.hash, report.submission_hash)
+        write_reports(crashed, folder)
+        return crashed
 
 
 def _rubric_columns(bundle: Bundle) -> list[tuple[str, str, float]]:
@@ -121,9 +142,9 @@ def grade_batch(folder: Path, bundle_path: Path, out: Path, *, jobs: int | None 
     """Grade every submission in ``folder`` (or the part of it in ``shard``) on ``engine`` (default:
     `jobs` threads here). Returns 0 when all were graded, else 1."""
     engine = engine or ThreadEngine(jobs, unsandboxed)
-    with tempfile.TemporaryDirectory(prefix="lrkit-bundle-") as tmp:
-        entries = [(path, _name(path)) for path in submissions_in(folder)]  # a bad path or bundle: nothing written
-        bundle = open_bundle(bundle_path, Path(tmp))
+    with scratch_dir("bundle") as tmp:
+        entries, renamed = naming.assign(submissions_in(folder))  # a bad path or bundle: nothing written
+        bundle = open_bundle(bundle_path, tmp)
         out.mkdir(parents=True, exist_ok=True)
         mine = [(path, name) for path, name in entries if shard is None or shard.holds(name)]
         reports, todo = _plan(mine, out, bundle, force)
@@ -137,10 +158,18 @@ def grade_batch(folder: Path, bundle_path: Path, out: Path, *, jobs: int | None 
                                              tuple(sorted(n for _, n in mine)), tuple(sorted(n for _, n in entries)),
                                              tuple(_rubric_columns(bundle)), out))
             progress = Progress(len(todo))
-            for job, report in engine.run(todo):
-                write_reports(report, out / job.name)
-                reports[job.name] = report
-                progress.step(job.name)
+            try:
+                for job, report in engine.run(todo):
+                    reports[job.name] = _write(report, out / job.name, renamed.get(job.name), bundle)
+                    progress.step(job.name)
+            except Exception as exc:  # the engine itself failed: every submission still gets its row
+                log.exception("the batch stopped early")
+                for job in todo:
+                    if job.name not in reports:
+                        reports[job.name] = _write(failed_report(
+                            bundle.config, bundle.rubric, job.name, "crashed",
+                            f"not graded: the batch stopped early ({type(exc).__name__}: {exc}); grade it again",
+                            True, bundle.hash), out / job.name, renamed.get(job.name), bundle)
         finally:
             engine.close()
     ordered = [reports[k] for k in sorted(reports)]

@@ -13,10 +13,10 @@ import json
 import logging
 import platform
 import shutil
-import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,7 +44,7 @@ from grader.grading.local_cache import LocalCache
 from grader.grading.notebook import answer_id_of, cell_source, exercise_cell_counts, is_answers_cell
 from grader.grading.probing import run_checks
 from grader.grading.public_tests import run_public_tests
-from grader.grading.score import Outcomes, cause_notes, score
+from grader.grading.score import Outcomes, score
 from grader.grading.targets import bundle_error_message, bundle_problems
 from grader.grading.unpack import SubmissionError
 from grader.grading.version import grader_version
@@ -88,7 +88,7 @@ def _answers(nb: dict, key: dict, rubric: Rubric, official: bool, where: str) ->
     for item in rubric.items:
         for answer_id in item.answers:
             if answer_id in key:
-                outcomes[answer_id] = check_answers(key, given, [answer_id])[0]
+                outcomes[answer_id] = _judge_answer(key, given, answer_id)
             else:
                 outcomes[answer_id] = AnswerOutcome(answer_id, "unchecked", given.get(answer_id, ""),
                                                     "checked by the official grader")
@@ -97,6 +97,16 @@ def _answers(nb: dict, key: dict, rubric: Rubric, official: bool, where: str) ->
             status = "missing" if text is None else "blank" if not text else "unchecked"
             outcomes[answer_id] = AnswerOutcome(answer_id, status, (text or "")[:2000])
     return outcomes, notes
+
+
+def _judge_answer(key: dict, given: dict[str, str], answer_id: str) -> AnswerOutcome:
+    """One answer judged; whatever the text, an outcome (an answer that breaks the judge is unreadable)."""
+    try:
+        return check_answers(key, given, [answer_id])[0]
+    except Exception as exc:
+        log.warning("answer %s could not be judged: %s: %s", answer_id, type(exc).__name__, exc)
+        return AnswerOutcome(answer_id, "unreadable", given.get(answer_id, "")[:200],
+                             "could not be read as an answer; write a plain number, unit or choice as in the template")
 
 
 def _exercise_cells(template_nb: dict) -> dict[str, int]:
@@ -132,10 +142,15 @@ def _grade_tree(tree: Path, template: Path, config: AssignmentConfig, rubric: Ru
     template_nb = json.loads((template / config.notebook).read_text())
     handed_in = nb_path.is_file()  # a submission without its notebook is graded on what it has
     prepared = _template_notebook(template, config)
+    skip = f"the notebook was not run: {config.notebook} is not in the submission"
     if handed_in:
-        submitted = read_notebook(nb_path.read_text(encoding="utf-8", errors="replace"), config.notebook)
-        prepared, prep_notes = prepare_notebook(submitted, template_nb)
-        notes += prep_notes
+        try:  # a notebook that cannot be read costs the notebook's items, not the code's
+            submitted = read_notebook(nb_path.read_text(encoding="utf-8", errors="replace"), config.notebook)
+            prepared, prep_notes = prepare_notebook(submitted, template_nb)
+            notes += prep_notes
+        except NotebookError as exc:
+            handed_in = False
+            skip = f"the notebook was not run and its answers were not read: {exc}"
     # The notebook and the checks (or public tests) run side by side, in separate sandboxed
     # processes, each on its own copy of the tree (in a batch too: `--jobs` adds parallelism
     # across submissions). A module whose import already hangs does not get to hang the
@@ -144,7 +159,7 @@ def _grade_tree(tree: Path, template: Path, config: AssignmentConfig, rubric: Ru
 
     def notebook():
         if not handed_in:
-            return skipped_run(prepared, f"the notebook was not run: {config.notebook} is not in the submission")
+            return skipped_run(prepared, skip)
         return execute_notebook(tree, config.notebook, prepared, config.limits, unsandboxed=unsandboxed,
                                 cancel=cancel)
 
@@ -193,7 +208,6 @@ def _grade_tree(tree: Path, template: Path, config: AssignmentConfig, rubric: Ru
                         checks_run=checks_from is not None, exercise_cells=_exercise_cells(template_nb),
                         cells_withheld=withheld)
     items, total = score(rubric, outcomes)
-    notes += cause_notes(items)
     hung = other.import_hung
     nothing_ran = not any(c.status == "ok" for c in run.cells)
     status = "timeout" if hung or (run.status == "timeout" and nothing_ran) else "graded"
@@ -211,19 +225,34 @@ def failed_report(config: AssignmentConfig, rubric: Rubric, name: str, status: s
 def grade_submission(submission: Path, bundle_path: Path | Bundle, *, unsandboxed: bool = False,
                      name: str | None = None, parallel: bool = True) -> Report:
     """Official grading of one submission (a folder, a .zip or a bare notebook) against an autograder
-    bundle (its zip or folder, or a `Bundle` already opened, as a batch does once for the class)."""
+    bundle (its zip or folder, or a `Bundle` already opened, as a batch does once for the class).
+
+    Always a report: a fault of the submission is `invalid`, anything else that goes wrong while
+    grading it (a bug of ours included) is `crashed`, with the cause in words. Only a broken
+    bundle (the instructor's) raises."""
     submission = Path(submission)
     name = name or submission_name(submission)
     if not unsandboxed:
         sandbox.warm.prestart()  # the warm-start template imports torch while the bundle is opened
-    started = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="lrkit-grade-") as tmp:
-        work = Path(tmp)
-        bundle = bundle_path if isinstance(bundle_path, Bundle) else open_bundle(Path(bundle_path), work / "bundle")
+    with ExitStack() as stack:
+        bundle = bundle_path if isinstance(bundle_path, Bundle) else \
+            open_bundle(Path(bundle_path), stack.enter_context(sandbox.scratch_dir("bundle")))
         problems = bundle_problems(bundle.solution, bundle.template, bundle.config, bundle.rubric, bundle.hash)
         if problems:  # the instructor's mistake: grading against it would cost students points
             return failed_report(bundle.config, bundle.rubric, name, "bundle_error",
                                  bundle_error_message(bundle.config.name, problems), True, bundle.hash)
+        try:
+            return _grade_submission(submission, bundle, unsandboxed=unsandboxed, name=name, parallel=parallel)
+        except Exception as exc:  # nothing about one submission may stop a class
+            log.exception("grading %s crashed", name)
+            return failed_report(bundle.config, bundle.rubric, name, "crashed",
+                                 f"the grader failed on this submission ({type(exc).__name__}: {str(exc)[:300]}); "
+                                 "tell the course staff", True, bundle.hash)
+
+
+def _grade_submission(submission: Path, bundle: Bundle, *, unsandboxed: bool, name: str, parallel: bool) -> Report:
+    started = time.perf_counter()
+    with sandbox.scratch_dir("grade") as work:
         config, rubric = bundle.config, bundle.rubric
         try:
             intake = take_in(submission, work, bundle)
@@ -288,8 +317,8 @@ def grade_local(folder: Path) -> Report:
     config, rubric = load_assignment(folder, check_name=False), load_rubric(folder)
     key = _key(folder, config)
     started = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="lrkit-local-") as tmp:
-        tree = Path(tmp) / "tree"
+    with sandbox.scratch_dir("local") as tmp:
+        tree = tmp / "tree"
         shutil.copytree(folder, tree, ignore=shutil.ignore_patterns("__pycache__", "grade-report", ".*", "venv",
                                                                     "wheels", "*.zip"))
         graded = _grade_tree(tree, folder, config, rubric, key=key, checks_from=None,
