@@ -82,9 +82,7 @@ nbg += [cell("code", "### BEGIN HIDDEN TESTS\n" + check.format(s=s).replace("\nt
 course = w / "nbgrader"
 (course / "source" / "ps1").mkdir(parents=True, exist_ok=True)
 (course / "source" / "ps1" / "ps1.ipynb").write_text(json.dumps(nb(nbg)))
-(course / "nbgrader_config.py").write_text("c = get_config()\nc.CourseDirectory.root = %r\n"
-                                           "c.CourseDirectory.db_assignments = [dict(name='ps1')]\n"
-                                           "c.CourseDirectory.db_students = [dict(id='alice')]\n" % str(course))
+(course / "nbgrader_config.py").write_text("c = get_config()\nc.CourseDirectory.root = %r\n" % str(course))
 floor = nb([cell("code", "import torch")])
 (w / "floor.ipynb").write_text(json.dumps(floor))
 EOF
@@ -115,8 +113,9 @@ grep -o '"score": [0-9.]*' "$W/otter/run/results.json" | head -1 | sed 's/^/  ot
 
 # ---------------------------------------------------------------- nbgrader
 cd "$W/nbgrader"
-"$W/nbgrader-venv/bin/nbgrader" generate_assignment ps1 --force >/dev/null 2>&1
+"$W/nbgrader-venv/bin/nbgrader" generate_assignment ps1 --force >"$W/last.log" 2>&1 || { tail -20 "$W/last.log"; exit 1; }
+"$W/nbgrader-venv/bin/nbgrader" db student add alice >/dev/null 2>&1 || true
 mkdir -p submitted/alice/ps1 && cp source/ps1/ps1.ipynb submitted/alice/ps1/ps1.ipynb
-timed "nbgrader autograde" "$W/nbgrader-venv/bin/nbgrader" autograde ps1 --force
+timed "nbgrader autograde" "$W/nbgrader-venv/bin/nbgrader" autograde ps1 --create --force
 "$W/nbgrader-venv/bin/python" -c "import sqlite3; print('  nbgrader score', sqlite3.connect('gradebook.db').execute('select sum(auto_score) from grade').fetchone()[0])" | tee -a "$OUT"
 echo "wrote $OUT"
