@@ -136,7 +136,7 @@ def _liveness_inputs(seed, form):
 
 @check(probe="forward_runs", cause="forward does not do its job at all")
 def works_forward():
-    """forward does its job at all."""
+    """forward does its job: its output mixes earlier tokens and depends on queries and keys."""
     for seed in (10, 11):
         inputs, label = _liveness_inputs(seed, "forward")
         yield Case(label=label, inputs=inputs, judge=_liveness_judge("forward"),
@@ -146,7 +146,7 @@ def works_forward():
 
 @check(probe="step_runs", cause="step does not do its job at all")
 def works_step():
-    """step does its job at all."""
+    """step does its job: its output mixes earlier tokens and depends on queries and keys."""
     for seed in (20, 21):
         inputs, label = _liveness_inputs(seed, "step")
         yield Case(label=label + ", two steps from a given state", inputs=inputs, judge=_liveness_judge("step"),

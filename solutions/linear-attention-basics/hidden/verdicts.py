@@ -161,43 +161,43 @@ def _works(kind, form, seed0):
 
 @check(probe="linear_runs", cause="linear_attention_parallel does not do its job at all")
 def works_linear_parallel():
-    """linear_attention_parallel does its job at all."""
+    """linear_attention_parallel does its job: its output mixes earlier tokens and depends on queries and keys."""
     yield from _works("linear", "parallel", 10)
 
 
 @check(probe="linear_runs", cause="linear_attention_recurrent does not do its job at all")
 def works_linear_recurrent():
-    """linear_attention_recurrent does its job at all."""
+    """linear_attention_recurrent does its job: its output mixes earlier tokens and depends on queries and keys."""
     yield from _works("linear", "recurrent", 20)
 
 
 @check(probe="linear_runs", cause="LinearAttentionState.step does not do its job at all")
 def works_state_step():
-    """LinearAttentionState.step does its job at all."""
+    """LinearAttentionState.step does its job: its output mixes earlier tokens and depends on queries and keys."""
     yield from _works("linear", "step", 30)
 
 
 @check(probe="retention_runs", cause="retention_parallel does not do its job at all")
 def works_retention_parallel():
-    """retention_parallel does its job at all."""
+    """retention_parallel does its job: its output mixes earlier tokens and depends on queries and keys."""
     yield from _works("retention", "parallel", 40)
 
 
 @check(probe="retention_runs", cause="retention_recurrent does not do its job at all")
 def works_retention_recurrent():
-    """retention_recurrent does its job at all."""
+    """retention_recurrent does its job: its output mixes earlier tokens and depends on queries and keys."""
     yield from _works("retention", "recurrent", 50)
 
 
 @check(probe="retention_runs", cause="retention_chunkwise does not do its job at all")
 def works_retention_chunkwise():
-    """retention_chunkwise does its job at all."""
+    """retention_chunkwise does its job: its output mixes earlier tokens and depends on queries and keys."""
     yield from _works("retention", "chunkwise", 60)
 
 
 @check(probe="unified_runs", cause="unified_recurrence does not do its job at all")
 def works_unified():
-    """unified_recurrence does its job at all."""
+    """unified_recurrence does its job: its output mixes earlier tokens and depends on queries and keys."""
     for n, mode in enumerate(("linear", "retention", "gated")):
         yield from _works("unified", mode, 70 + 2 * n)
 
