@@ -1,1 +1,1 @@
-"""g2c: the course package. This assignment ships one subpackage, `g2c.linear_attention`."""
+"""g2c: the package of this assignment; it holds one subpackage, `g2c.linear_attention`."""

@@ -128,6 +128,16 @@ def test_hybrid_stacking_pattern():
         HybridTransformerLM(40, 32, 4, ["linear", "sparse"], 64)
 
 
+def test_full_attention_lm_cached_decoding_matches_forward():
+    """The provided KV-cache path: generate's logits equal teacher-forced logits (all full layers)."""
+    torch.manual_seed(0)
+    lm = HybridTransformerLM(30, 16, 2, ["full"] * 2, 40)
+    tokens, logits = lm.generate(torch.tensor([[1, 2, 3], [4, 5, 6]]), 20, greedy=True, return_logits=True)
+    assert torch.allclose(logits, lm(tokens[:, :-1]), atol=1e-10)
+
+
+# ---------------------------------------------------------------- your forward: shape and finiteness
+
 def test_forward_output_shape():
     layer = make_layer(12, 3, [0.9, 0.8, 0.7], identity_out=False)
     y = layer(torch.randn(2, 5, 12))
@@ -135,7 +145,7 @@ def test_forward_output_shape():
     assert torch.isfinite(y).all()
 
 
-# ---------------------------------------------------------------- the two forms agree
+# ---------------------------------------------------------------- your forward and step agree
 
 class TestEquivalence:
     def test_parallel_matches_recurrent(self):
@@ -162,13 +172,6 @@ class TestEquivalence:
         x = torch.randn(2, 300, 16)
         assert_outputs_match(run_steps(layer, x), layer(x), num_heads=4, atol=1e-9, rtol=1e-7)
 
-    def test_full_attention_lm_cached_decoding_matches_forward(self):
-        """The provided KV-cache path: generate's logits equal teacher-forced logits (all full layers)."""
-        torch.manual_seed(0)
-        lm = HybridTransformerLM(30, 16, 2, ["full"] * 2, 40)
-        tokens, logits = lm.generate(torch.tensor([[1, 2, 3], [4, 5, 6]]), 20, greedy=True, return_logits=True)
-        assert torch.allclose(logits, lm(tokens[:, :-1]), atol=1e-10)
-
     def test_hybrid_lm_cached_decoding_matches_forward(self):
         """[linear, linear, linear, full]: generate (KV cache + (S, z)) agrees with teacher forcing."""
         torch.manual_seed(0)
@@ -180,7 +183,7 @@ class TestEquivalence:
             "run -k test_parallel_matches_recurrent first")
 
 
-# ---------------------------------------------------------------- causality
+# ---------------------------------------------------------------- your forward is causal
 
 class TestCausality:
     def test_future_token_does_not_change_the_past(self):

@@ -1,12 +1,29 @@
 """Small training and evaluation loops shared by the exercises (CPU-friendly, seeded)."""
 from __future__ import annotations
 
+import math
 import time
 
 import torch
 import torch.nn.functional as F
 
 from .data import RecallTask
+
+
+def check_runs(model) -> None:
+    """Run `model` on a few tokens, teacher-forced and step by step, before any long training.
+
+    An unfinished `LinearAttention.forward` or `.step` (or one that breaks on a real model) raises
+    here within a second, instead of after another model of the comparison has trained for minutes.
+    """
+    idx = torch.zeros(1, min(4, model.max_seq_len), dtype=torch.long)
+    try:
+        with torch.no_grad():
+            model(idx)  # forward: the path training takes
+            model.generate(idx[:, :1], idx.shape[1] - 1, greedy=True)  # step: the path decoding takes
+    except NotImplementedError as exc:
+        raise NotImplementedError(f"{exc}. This cell trains models with linear layers: finish "
+                                  "LinearAttention.forward and .step first (pytest tests -x).") from exc
 
 
 def get_batch(data: torch.Tensor, batch_size: int, seq_len: int, generator: torch.Generator):
@@ -18,15 +35,20 @@ def get_batch(data: torch.Tensor, batch_size: int, seq_len: int, generator: torc
     return x, y
 
 
+def warmup_cosine(opt: torch.optim.Optimizer, steps: int) -> torch.optim.lr_scheduler.LambdaLR:
+    """Linear warm-up over the first 10% of the steps, then cosine decay to zero."""
+    warmup = max(1, steps // 10)
+    return torch.optim.lr_scheduler.LambdaLR(
+        opt, lambda s: min(1.0, (s + 1) / warmup) * 0.5 * (1 + math.cos(math.pi * min(s, steps) / steps)))
+
+
 def train_lm(model, data: torch.Tensor, steps: int, batch_size: int = 16, seq_len: int = 128, lr: float = 3e-3,
              seed: int = 0, log_every: int = 0) -> list[float]:
     """AdamW with linear warm-up and cosine decay; returns the training loss of every step."""
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.01)
-    warmup = max(1, steps // 10)
-    sched = torch.optim.lr_scheduler.LambdaLR(
-        opt, lambda s: min(1.0, (s + 1) / warmup) * 0.5 * (1 + torch.cos(torch.tensor(s / steps * 3.14159)).item()))
+    sched = warmup_cosine(opt, steps)
     losses, start = [], time.perf_counter()
     model.train()
     for step in range(steps):
@@ -66,6 +88,7 @@ def train_recall(model, task: RecallTask, steps: int, batch_size: int = 32, lr: 
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.0)
+    sched = warmup_cosine(opt, steps)
     losses = []
     model.train()
     for step in range(steps):
@@ -75,6 +98,7 @@ def train_recall(model, task: RecallTask, steps: int, batch_size: int = 32, lr: 
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
+        sched.step()
         losses.append(loss.item())
         if log_every and (step % log_every == 0 or step == steps - 1):
             print(f"  step {step:5d}  recall loss {loss.item():.3f}")

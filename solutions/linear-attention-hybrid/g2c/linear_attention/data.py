@@ -4,6 +4,11 @@ real TinyStories file, and the synthetic key-value recall task.
 Nothing is downloaded. `load_corpus()` reads the file named by $LRKIT_TINYSTORIES (or a `path`)
 when you have one, and otherwise generates stories from a fixed-seed template grammar written
 for this kit (public domain), so every run sees the same text.
+
+TinyStories (Eldan and Li, 2023; CDLA-Sharing-1.0) is at
+https://huggingface.co/datasets/roneneldan/TinyStories. `TinyStoriesV2-GPT4-valid.txt` (22.5 MB)
+is plenty for these exercises; the training files are about 2 GB, of which `load_corpus` reads only
+the first `max_chars` characters.
 """
 from __future__ import annotations
 
@@ -97,7 +102,8 @@ class RecallTask:
     """Synthetic key-value recall: `k1 v1 k2 v2 ... kn vn | ka va kb vb ...`.
 
     The first part writes `num_pairs` associations (distinct keys); after the separator each query
-    repeats a key and the model must produce its value. The distance of a query is how many tokens
+    repeats one of those keys, drawn at random (with replacement, so that no answer can be found by
+    elimination), and the model must produce its value. The distance of a query is how many tokens
     back its association was written: the quantity the recall curve is plotted against.
     """
 
@@ -124,7 +130,7 @@ class RecallTask:
         P, Q = self.num_pairs, self.num_queries
         keys = torch.rand(batch_size, self.num_keys, generator=generator).argsort(dim=1)[:, :P]  # (B, P) distinct
         values = self.num_keys + torch.randint(0, self.num_values, (batch_size, P), generator=generator)
-        which = torch.rand(batch_size, P, generator=generator).argsort(dim=1)[:, :Q]  # (B, Q) pairs to query
+        which = torch.randint(0, P, (batch_size, Q), generator=generator)  # (B, Q) pairs to query
         tokens = torch.empty(batch_size, self.seq_len, dtype=torch.long)
         tokens[:, 0:2 * P:2], tokens[:, 1:2 * P:2] = keys, values
         tokens[:, 2 * P] = self.separator

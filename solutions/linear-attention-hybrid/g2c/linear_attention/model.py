@@ -3,7 +3,7 @@
 Reads top to bottom like nanoGPT: MLP, HybridBlock, HybridTransformerLM. The layer pattern is
 a list such as ["linear", "linear", "linear", "full"] * repeats — mostly fixed-state recurrent
 mixing, with an occasional full-attention layer that keeps every token addressable.
-Positions are learned (Module 09), so a model can never run past `max_seq_len`.
+Positions are learned embeddings, so a model can never run past `max_seq_len`.
 """
 from __future__ import annotations
 

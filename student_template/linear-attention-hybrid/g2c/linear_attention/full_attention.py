@@ -15,7 +15,7 @@ KVCache = tuple[torch.Tensor, torch.Tensor]  # (K, V), each (B, H, t, d_h)
 
 
 class CausalSelfAttention(nn.Module):
-    """Multi-head causal softmax attention (Module 07) with cached decoding (Module 16)."""
+    """Multi-head causal softmax attention with a KV cache for decoding one token at a time."""
 
     def __init__(self, embedding_dim: int, num_heads: int):
         super().__init__()
