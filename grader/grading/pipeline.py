@@ -44,7 +44,7 @@ from grader.grading.local_cache import LocalCache
 from grader.grading.notebook import answer_id_of, cell_source, exercise_cell_counts, is_answers_cell
 from grader.grading.probing import run_checks
 from grader.grading.public_tests import run_public_tests
-from grader.grading.score import Outcomes, score
+from grader.grading.score import Outcomes, cause_notes, score
 from grader.grading.targets import bundle_error_message, bundle_problems
 from grader.grading.unpack import SubmissionError
 from grader.grading.version import grader_version
@@ -78,7 +78,7 @@ def _answers(nb: dict, key: dict, rubric: Rubric, official: bool, where: str) ->
         if is_answers_cell(cell):
             block = extract_answer_block(source)
             try:
-                given.update(parse_answers(block or "", f"{where} cell {n}"))
+                given.update(parse_answers(block or "", f"{where}, the answers cell (cell {n + 1} from the top)"))
             except AnswerFormatError as exc:
                 notes.append(str(exc))
         if answer_id_of(cell):
@@ -208,6 +208,7 @@ def _grade_tree(tree: Path, template: Path, config: AssignmentConfig, rubric: Ru
                         checks_run=checks_from is not None, exercise_cells=_exercise_cells(template_nb),
                         cells_withheld=withheld)
     items, total = score(rubric, outcomes)
+    notes += cause_notes(items)
     hung = other.import_hung
     nothing_ran = not any(c.status == "ok" for c in run.cells)
     status = "timeout" if hung or (run.status == "timeout" and nothing_ran) else "graded"

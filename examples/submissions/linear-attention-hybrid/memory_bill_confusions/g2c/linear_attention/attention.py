@@ -18,8 +18,6 @@ normalizer); Sun et al. 2023, "Retentive Network" (the γ^(t-i) decay).
 """
 from __future__ import annotations
 
-import math
-
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
