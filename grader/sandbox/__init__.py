@@ -59,8 +59,8 @@ def run(argv: list[str], *, mounts: list[Mount], cwd: str, env: dict[str, str], 
     try:
         return _run(argv, mounts=mounts, cwd=cwd, env=env, limits=limits, progress_file=progress_file,
                     unsandboxed=unsandboxed, stdin=stdin, channel=channel, cancel=cancel)
-    except warm.WarmStartFailed as exc:  # warm starts are now off for this grader: this run starts cold
-        warm.give_up(exc)
+    except warm.WarmStartFailed as exc:  # this run starts cold; the template is replaced (warm.spawn_failed)
+        warm.spawn_failed(exc)
         return _run(argv, mounts=mounts, cwd=cwd, env=env, limits=limits, progress_file=progress_file,
                     unsandboxed=unsandboxed, stdin=stdin, channel=channel, cancel=cancel)
 

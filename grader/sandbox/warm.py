@@ -13,7 +13,9 @@ kernel from itself, so the kernel starts warm too.
 Only ``python -I SCRIPT …`` (and ``python -I -m MODULE …``) commands can start warm; any
 other command, a machine without the official sandbox, ``LRKIT_WARM=0`` in the grader's
 environment, or a template that failed to start falls back to the cold path. Reports say
-which: the isolation tag is "zygote" instead of "bwrap".
+which: the isolation tag is "zygote" instead of "bwrap". A template that stops forking in the
+middle of a batch (it died, or did not answer in time) is replaced by a fresh one; only
+`MAX_FAILURES` failures in a row turn warm starts off for the rest of the grader's life.
 
 What differs from a cold run, by design: every run of one template shares its address-space
 layout (ASLR is per exec, not per fork), so the template is replaced after `MAX_FORKS` runs;
@@ -46,6 +48,7 @@ ZYGOTE = Path(__file__).with_name("inside") / "zygote.py"
 MAX_FORKS = 200  # then a fresh template (new address-space layout)
 START_TIMEOUT_S = 300.0
 SPAWN_TIMEOUT_S = 120.0
+MAX_FAILURES = 3  # warm starts that failed in a row before this grader gives up on them
 
 
 class WarmStartFailed(SandboxError):
@@ -141,6 +144,7 @@ class Zygote:
             ours.close()
             self._ended()
             raise WarmStartFailed(f"warm start failed: {reply.get('error', 'no answer')}")
+        _succeeded()
         return WarmProcess(ours, reply["pid"], stdin, self._ended)
 
     def _ended(self) -> None:
@@ -194,6 +198,8 @@ class Zygote:
 _lock = threading.Lock()
 _zygote: Zygote | None = None
 _broken = False
+_failures = 0  # warm starts that failed since the last one that worked
+last_failure = ""  # why the last warm start failed (for logs and tests)
 
 
 def enabled() -> bool:
@@ -306,9 +312,31 @@ def spawner(argv: list[str], *, mounts: list[Mount], cwd: str, env: dict[str, st
 
 
 def give_up(exc: Exception) -> None:
-    global _broken
-    _broken = True
+    """The template could not start (this machine cannot warm-start): cold starts from now on."""
+    global _broken, last_failure
+    _broken, last_failure = True, str(exc)
     log.warning("warm start disabled for this grader, runs start cold: %s", exc)
+
+
+def spawn_failed(exc: Exception) -> None:
+    """A run could not be forked: that run starts cold, the template is replaced by a fresh one,
+    and `MAX_FAILURES` failures in a row turn warm starts off."""
+    global _zygote, _failures, last_failure
+    with _lock:
+        _failures += 1
+        last_failure = str(exc)
+        old, _zygote = _zygote, None
+    if old is not None:
+        threading.Thread(target=old.retire, daemon=True).start()
+    if _failures >= MAX_FAILURES:
+        give_up(exc)
+    else:
+        log.warning("warm start failed, this run starts cold and the template is restarted: %s", exc)
+
+
+def _succeeded() -> None:
+    global _failures
+    _failures = 0
 
 
 def isolation() -> tuple[str, ...]:

@@ -59,7 +59,7 @@ def _script_facts(tmp_path: Path, monkeypatch, mode: str) -> dict:
     result = sandbox.run([sandbox_python(), "-I", "/submission/main.py"], mounts=[Mount(work, "/submission", True)],
                          cwd="/submission", env={"LRKIT_GRADING": "1"}, limits=LIMITS)
     assert result.returncode == 0, result.output
-    assert ("zygote" if mode == "warm" else "bwrap") in result.isolation
+    assert ("zygote" if mode == "warm" else "bwrap") in result.isolation, warm.last_failure
     return json.loads(result.output)
 
 
@@ -225,7 +225,7 @@ def test_a_submission_finds_no_trace_of_the_one_graded_before_it(toy, monkeypatc
     grade_batch(subs, toy / "dist" / "toy-autograder.zip", toy / f"out-{mode}", jobs=1, force=True)
     leaver, seeker = (load_report(toy / f"out-{mode}" / n / "report.json") for n in ("a_leaver", "b_seeker"))
     for report in (leaver, seeker):
-        assert ("zygote" if mode == "warm" else "bwrap") in report.isolation
+        assert ("zygote" if mode == "warm" else "bwrap") in report.isolation, warm.last_failure
         assert next(i for i in report.items if i.id == "cumsum").points == 2, report  # graded as usual
     said = {r.submission: next(c.evalue for c in r.cells if c.ename == "RuntimeError") for r in (leaver, seeker)}
     left = json.loads(said["a_leaver"].removeprefix("leaver: "))
@@ -236,3 +236,31 @@ def test_a_submission_finds_no_trace_of_the_one_graded_before_it(toy, monkeypatc
     assert not [p for p in Path("/proc").iterdir() if p.name.isdigit() and _comm(p) == "lrkit_leak"]
     if mode == "warm":  # one template served both submissions (checks and notebook of each)
         assert warm._zygote is not None and warm._zygote.forks >= forks_before + 4
+
+
+def test_a_template_that_dies_mid_batch_is_replaced_and_the_run_still_starts(tmp_path, monkeypatch):
+    """The template killed between two runs (OOM killer, an operator): the next run still
+    finishes (cold), a fresh template serves the one after it, warm starts stay on."""
+    monkeypatch.setenv("LRKIT_WARM", "1")
+    monkeypatch.setattr(warm, "_broken", False)
+    monkeypatch.setattr(warm, "_failures", 0)
+    work = tmp_path / "w"
+    work.mkdir()
+    (work / "main.py").write_text("print('ran')\n")
+
+    def run_once():
+        return sandbox.run([sandbox_python(), "-I", "/submission/main.py"], mounts=[Mount(work, "/submission", False)],
+                           cwd="/submission", env={}, limits=LIMITS)
+
+    first = run_once()
+    assert first.output.strip() == "ran" and "zygote" in first.isolation, warm.last_failure
+    dead = warm._zygote
+    dead.proc.kill()
+    dead.proc.wait()
+    monkeypatch.setattr(dead, "alive", lambda: True)  # as if it died after the grader last looked
+    second = run_once()
+    assert second.returncode == 0 and second.output.strip() == "ran"
+    assert warm._zygote is not dead and not warm._broken and warm.last_failure
+    third = run_once()
+    assert third.output.strip() == "ran" and "zygote" in third.isolation, warm.last_failure
+    assert warm._zygote is not None and warm._zygote is not dead and warm._failures == 0
