@@ -44,12 +44,15 @@ def cmd_local(args) -> int:
 
 
 def cmd_submission(args) -> int:
+    if not Path(args.path).exists():  # a typo is a usage error: no report at 0, nothing written
+        raise UsageError(f"{args.path}: no such file or folder (a submission is a folder, a .zip or a notebook)")
+    sandbox.warm.prestart()  # first: the template's imports overlap the sandbox probe and the grader's own
+    unsandboxed = _refuse_unsandboxed(args.allow_unsandboxed)
+    if unsandboxed:
+        sandbox.warm.shutdown()
     from grader.grading.pipeline import grade_submission
     from grader.report.render import render_terminal, write_reports
 
-    if not Path(args.path).exists():  # a typo is a usage error: no report at 0, nothing written
-        raise UsageError(f"{args.path}: no such file or folder (a submission is a folder, a .zip or a notebook)")
-    unsandboxed = _refuse_unsandboxed(args.allow_unsandboxed)
     report = grade_submission(Path(args.path), Path(args.autograder), unsandboxed=unsandboxed)
     paths = write_reports(report, Path(args.out))
     print(render_terminal(report, paths.get("report.html")))

@@ -22,12 +22,15 @@ def sandbox_python() -> str:
     return str(Path(sys.prefix) / "bin" / "python")
 
 
+def sandbox_possible() -> bool:
+    """The cheap half of `sandbox_available`: Linux, root, bwrap and setpriv installed (no probe)."""
+    return sys.platform == "linux" and os.geteuid() == 0 and bool(shutil.which("bwrap") and shutil.which("setpriv"))
+
+
 @lru_cache(maxsize=1)
 def sandbox_available() -> bool:
     """True when bwrap can be run as root here (the official mode); probed once."""
-    if sys.platform != "linux" or os.geteuid() != 0:
-        return False
-    if not (shutil.which("bwrap") and shutil.which("setpriv")):
+    if not sandbox_possible():
         return False
     with scratch_dir("probe") as tmp:
         os.chown(tmp, SANDBOX_UID, SANDBOX_UID)

@@ -39,7 +39,7 @@ import time
 from pathlib import Path
 
 from grader.sandbox import seccomp
-from grader.sandbox.bwrap import _sandbox_env, detect_isolation, sandbox_available, sandbox_python
+from grader.sandbox.bwrap import _sandbox_env, detect_isolation, sandbox_available, sandbox_possible, sandbox_python
 from grader.sandbox.records import SANDBOX_UID, Mount, RunLimits, SandboxError
 
 log = logging.getLogger(__name__)
@@ -207,8 +207,9 @@ def enabled() -> bool:
 
 
 def prestart() -> None:
-    """Start the template now (in the background) so that its imports overlap other work."""
-    if enabled():
+    """Start the template now (in the background) so that its imports overlap other work, the
+    sandbox probe included: nothing runs in it before `enabled()` (the probe) and its self-test."""
+    if os.environ.get("LRKIT_WARM", "1") != "0" and not _broken and sandbox_possible():
         try:
             _template(wait=False)
         except (OSError, SandboxError) as exc:
