@@ -166,7 +166,8 @@ def _grade_tree(tree: Path, template: Path, config: AssignmentConfig, rubric: Ru
     def checks():
         if checks_from is not None:
             return run_checks(checks_from, tree, unsandboxed=unsandboxed, config=config)
-        return run_public_tests(tree, config.public_tests)
+        return run_public_tests(tree, config.public_tests, timeout=config.limits.notebook_timeout_s,
+                                memory_mb=config.limits.memory_mb)
 
     if cache is not None:  # grade --local: a stage whose inputs did not change is not run again
         notebook, checks = cache.wrap(tree, config, prepared, notebook if handed_in else None, checks, notebook)

@@ -1,4 +1,9 @@
-"""Run an assignment's public tests with pytest in a fresh process; read its JUnit XML."""
+"""Run an assignment's public tests with pytest in a fresh process; read its JUnit XML.
+
+Where the official sandbox is available the process is a sandboxed one (forked warm from the
+template: no `import torch` paid) on a copy of the tree, and the XML comes back over its channel;
+elsewhere (a student's laptop) it is a plain subprocess, as the student would run pytest.
+"""
 from __future__ import annotations
 
 import os
@@ -8,6 +13,28 @@ import tempfile
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
+
+from grader import sandbox
+
+MAX_XML_BYTES = 8 << 20
+# Runs inside the sandbox as `python -I -c RUNNER TEST_FILE`: pytest as `python -m pytest` would run
+# it from the tree's root (the root on sys.path), the JUnit XML written to the run's channel.
+RUNNER = """
+import os, sys
+sys.path.insert(0, os.getcwd())
+import pytest
+pytest.main(["-q", "-p", "no:cacheprovider", "--rootdir", os.getcwd(), "-c", os.devnull,
+             "--junitxml=/tmp/lrkit-junit.xml", sys.argv[1]])
+fd = int(os.environ["LRKIT_CHANNEL_FD"])
+try:
+    data = open("/tmp/lrkit-junit.xml", "rb").read()
+except OSError:
+    data = b""
+while data:
+    data = data[os.write(fd, data):]
+sys.stdout.flush()
+os._exit(0)
+"""
 
 
 @dataclass(frozen=True)
@@ -23,22 +50,42 @@ class TestCounts:
     peak_memory_mb: float = 0.0
 
 
-def run_public_tests(tree: Path, test_file: str, timeout: float = 600) -> TestCounts:
+TEST_ENV = {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "LRKIT_GRADING": "1", "MPLBACKEND": "Agg"}
+
+
+def run_public_tests(tree: Path, test_file: str, timeout: float = 600, memory_mb: int = 4096) -> TestCounts:
     """Run pytest on ``tree``'s public tests in a fresh process; read the JUnit XML it writes."""
+    if sandbox.sandbox_available():
+        limits = sandbox.RunLimits(wall_s=timeout, memory_mb=memory_mb, max_channel_bytes=MAX_XML_BYTES)
+        result = sandbox.run([sandbox.sandbox_python(), "-I", "-c", RUNNER, test_file],
+                             mounts=[sandbox.Mount(tree, "/submission", True)], cwd="/submission", env=TEST_ENV,
+                             limits=limits, channel=True)
+        return _counts(result.channel)
     with tempfile.TemporaryDirectory(prefix="lrkit-pytest-") as tmp:
         xml = Path(tmp) / "junit.xml"
-        env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "LRKIT_GRADING": "1", "MPLBACKEND": "Agg"}
-        subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", str(tree),
-                        "-c", os.devnull, f"--junitxml={xml}", test_file], cwd=tree, env=env,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=timeout)
-        if not xml.is_file():
-            return TestCounts(0, 0, {})
-        outcomes, passed, failed_count = {}, 0, 0
-        for case in ET.parse(xml).iter("testcase"):
-            failed = any(child.tag in ("failure", "error") for child in case)
-            skipped = any(child.tag == "skipped" for child in case)
-            if not skipped:  # counts as pytest reports them; a test passes when all its parametrizations do
-                passed, failed_count = passed + (not failed), failed_count + failed
-                name = case.get("name", "").split("[", 1)[0]
-                outcomes[name] = outcomes.get(name, True) and not failed
+        try:
+            subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", str(tree),
+                            "-c", os.devnull, f"--junitxml={xml}", test_file], cwd=tree, env={**os.environ, **TEST_ENV},
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return TestCounts(0, 0, {}, notes=(f"the public tests ran past {timeout:.0f} s and were stopped",))
+        return _counts(xml.read_bytes() if xml.is_file() and xml.stat().st_size <= MAX_XML_BYTES else b"")
+
+
+def _counts(xml: bytes) -> TestCounts:
+    """Per-test outcomes from JUnit XML written by code under test (parsed as untrusted)."""
+    try:
+        root = ET.fromstring(xml) if xml else None
+    except ET.ParseError:
+        root = None
+    if root is None:
+        return TestCounts(0, 0, {})
+    outcomes, passed, failed_count = {}, 0, 0
+    for case in root.iter("testcase"):
+        failed = any(child.tag in ("failure", "error") for child in case)
+        skipped = any(child.tag == "skipped" for child in case)
+        if not skipped:  # counts as pytest reports them; a test passes when all its parametrizations do
+            passed, failed_count = passed + (not failed), failed_count + failed
+            name = case.get("name", "").split("[", 1)[0]
+            outcomes[name] = outcomes.get(name, True) and not failed
     return TestCounts(passed, failed_count, outcomes)
