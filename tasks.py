@@ -7,7 +7,7 @@
     python tasks.py release [NAME...]           dist/<name>-student.zip and dist/<name>-autograder.zip (checked trees only)
     python tasks.py examples [--jobs N]         batch-grade examples/submissions/<name>/ -> out/<name>/
     python tasks.py all                         build, check, release, examples (the README's main job)
-    python tasks.py bench basics|grade|scale    benchmarks (not timed tests)
+    python tasks.py bench basics|grade|scale|loop    benchmarks (not timed tests)
 """
 from __future__ import annotations
 
@@ -76,6 +76,10 @@ def task_bench(args) -> int:
         from grader.bench_scale import main
 
         return main(args.rest)
+    if args.what == "loop":
+        from grader.bench_loop import main
+
+        return main(args.rest)
     import runpy
 
     folders = [p for p in sorted((ROOT / "assignments").iterdir())
@@ -83,7 +87,7 @@ def task_bench(args) -> int:
     scripts = sorted(folders[0].glob("_bench/*.py")) if len(folders) == 1 else []
     if not scripts:
         known = sorted(p.parent.parent.name for p in (ROOT / "assignments").glob("*/_bench/*.py"))
-        logging.error("no benchmark for %r; known: grade, scale, %s", args.what, ", ".join(known) or "(none)")
+        logging.error("no benchmark for %r; known: grade, scale, loop, %s", args.what, ", ".join(known) or "(none)")
         return 2
     rc = 0
     for script in scripts:

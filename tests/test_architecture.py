@@ -28,6 +28,7 @@ ALLOWED = {
                      "grader.bundle", "grader"},
     "grader.bench_scale": {"grader.errors", "grader.results", "grader.sandbox", "grader.grading", "grader.bundle",
                            "grader"},
+    "grader.bench_loop": {"grader.bench", "grader.config", "grader"},
     "grader.cli": {"grader.errors", "grader.config", "grader.sandbox", "grader.grading", "grader.report",
                    "grader.bundle", "grader.results", "grader"},
 }
