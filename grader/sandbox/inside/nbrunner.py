@@ -64,7 +64,8 @@ def fork_kernel():
     the kernel from here, before anything of the run is in memory, instead of starting a new
     interpreter. The child becomes what ``python -m ipykernel_launcher -f FILE`` would be: its
     own session, no channel, '' on sys.path before site-packages (as IPython puts it), no
-    bytecode written ($PYTHONDONTWRITEBYTECODE). Returns a kernel manager for nbclient."""
+    bytecode written ($PYTHONDONTWRITEBYTECODE), and no debugger (ipykernel's optional debugpy
+    support, which a graded run never uses). Returns a kernel manager for nbclient."""
     import ipykernel
     from ipykernel.kernelapp import IPKernelApp
     from jupyter_client.connect import write_connection_file
@@ -100,8 +101,10 @@ def fork_kernel():
             site = [n for n, p in enumerate(sys.path) if os.path.basename(p) in ("site-packages", "dist-packages")]
             sys.path.insert(site[0] if site else len(sys.path), "")
             sys.dont_write_bytecode = True
+            sys.modules["debugpy"] = None  # no debugger for a graded run: its ~100 modules stay unloaded
             app = IPKernelApp.instance()
             app.initialize(argv)
+            del sys.modules["debugpy"]  # (the notebook may still import it)
             app.start()
         finally:
             os._exit(0)
