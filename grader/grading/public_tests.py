@@ -60,7 +60,14 @@ def run_public_tests(tree: Path, test_file: str, timeout: float = 600, memory_mb
         result = sandbox.run([sandbox.sandbox_python(), "-I", "-c", RUNNER, test_file],
                              mounts=[sandbox.Mount(tree, "/submission", True)], cwd="/submission", env=TEST_ENV,
                              limits=limits, channel=True)
-        return _counts(result.channel)
+        counts = _counts(result.channel)
+        why = ("ran past its time limit" if result.timed_out else f"used more than {memory_mb} MB"
+               if result.memory_exceeded else f"filled the {limits.max_disk_mb} MB disk" if result.disk_exceeded
+               else "")
+        if why:
+            return TestCounts(counts.passed, counts.failed, counts.outcomes,
+                              notes=(f"the public tests were stopped: the run {why}",))
+        return counts
     with tempfile.TemporaryDirectory(prefix="lrkit-pytest-") as tmp:
         xml = Path(tmp) / "junit.xml"
         try:

@@ -49,3 +49,4 @@ def test_a_hanging_test_run_is_stopped_at_its_timeout(tmp_path):
     tree = _demo(tmp_path, "import time\n\ndef test_hang():\n    time.sleep(600)\n")
     counts = run_public_tests(tree, "tests/test_demo.py", timeout=5)
     assert counts.outcomes == {} and counts.passed == 0
+    assert counts.notes and "stopped" in counts.notes[0]
