@@ -264,3 +264,22 @@ def test_a_template_that_dies_mid_batch_is_replaced_and_the_run_still_starts(tmp
     third = run_once()
     assert third.output.strip() == "ran" and "zygote" in third.isolation, warm.last_failure
     assert warm._zygote is not None and warm._zygote is not dead and warm._failures == 0
+
+
+@pytest.mark.parametrize("mode", ["cold", "warm"])
+def test_a_notebook_shows_its_figures_warm_and_cold(tmp_path, monkeypatch, mode):
+    """plt.show() and a figure left open at the end of a cell each give one PNG, forked or not
+    (a template that imported the inline backend before any shell existed would give none)."""
+    from grader.config import AssignmentLimits
+    from grader.grading.execute import execute_notebook
+
+    monkeypatch.setenv("LRKIT_WARM", "1" if mode == "warm" else "0")
+    cells = ["import matplotlib.pyplot as plt\nplt.plot([1, 2, 3])\nplt.show()", "plt.figure()\nplt.plot([3, 1])"]
+    nb = {"cells": [{"cell_type": "code", "id": f"c{n}", "metadata": {"tags": []}, "source": src, "outputs": [],
+                     "execution_count": None} for n, src in enumerate(cells)],
+          "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    (tmp_path / "tree").mkdir()
+    run = execute_notebook(tmp_path / "tree", "figs.ipynb", nb, AssignmentLimits())
+    assert [c.status for c in run.cells] == ["ok", "ok"], run
+    assert [c.figures for c in run.cells] == [1, 1] and len(run.figures) == 2, run
+    assert ("zygote" if mode == "warm" else "bwrap") in run.isolation, warm.last_failure

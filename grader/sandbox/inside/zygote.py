@@ -40,7 +40,9 @@ DEVICES = ("null", "zero", "full", "random", "urandom", "tty")
 PRELOAD = ("numpy", "numpy.random", "torch", "zmq", "jupyter_client", "jupyter_client.asynchronous",
            "jupyter_client.connect", "jupyter_client.manager", "nbformat", "nbclient", "nbclient.exceptions",
            "ipykernel.kernelapp", "ipykernel.ipkernel", "IPython.core.interactiveshell", "matplotlib",
-           "matplotlib.pyplot", "matplotlib_inline.backend_inline", "tarfile", "runpy",
+           "matplotlib.pyplot", "tarfile", "runpy",
+           # (never matplotlib_inline.backend_inline: imported without a shell, it skips the hooks that
+           # send figures, and a kernel forked from here would show none)
            # what a kernel's start imports besides (measured: sys.modules of a fresh kernel's first cell)
            "IPython.core.completerlib", "IPython.core.debugger", "IPython.core.logger", "IPython.core.oinspect",
            "IPython.extensions.storemagic", "IPython.utils.wildcard", "psutil", "sqlite3", "pdb", "faulthandler",
