@@ -54,6 +54,10 @@ MAX_FAILURES = 3  # warm starts that failed in a row before this grader gives up
 class WarmStartFailed(SandboxError):
     """The template could not fork this run (the run is then started cold)."""
 
+    def __init__(self, message: str, zygote: Zygote | None = None) -> None:
+        super().__init__(message)
+        self.zygote = zygote
+
 
 class WarmProcess:
     """The `subprocess.Popen` face of one forked run: pid (the run's PID 1 as the host sees it, a
@@ -139,11 +143,11 @@ class Zygote:
         except (OSError, ValueError) as exc:
             ours.close()
             self._ended()
-            raise WarmStartFailed(f"warm start failed: {exc}") from exc
+            raise WarmStartFailed(f"warm start failed: {exc}", self) from exc
         if "pid" not in reply:
             ours.close()
             self._ended()
-            raise WarmStartFailed(f"warm start failed: {reply.get('error', 'no answer')}")
+            raise WarmStartFailed(f"warm start failed: {reply.get('error', 'no answer')}", self)
         _succeeded()
         return WarmProcess(ours, reply["pid"], stdin, self._ended)
 
@@ -324,6 +328,8 @@ def spawn_failed(exc: Exception) -> None:
     and `MAX_FAILURES` failures in a row turn warm starts off."""
     global _zygote, _failures, last_failure
     with _lock:
+        if getattr(exc, "zygote", None) is not None and exc.zygote is not _zygote:
+            return  # a template already replaced (runs in flight when it failed): counted once
         _failures += 1
         last_failure = str(exc)
         old, _zygote = _zygote, None
