@@ -99,22 +99,30 @@ def train_val_split(ids: torch.Tensor, val_fraction: float = 0.1) -> tuple[torch
 
 @dataclass(frozen=True)
 class RecallTask:
-    """Synthetic key-value recall: `k1 v1 k2 v2 ... kn vn | ka va kb vb ...`.
+    """Synthetic key-value recall: `(k1,v1) (k2,v2) ... (kn,vn) | ka (ka,va) kb (kb,vb) ...`.
 
-    The first part writes `num_pairs` associations (distinct keys); after the separator each query
-    repeats one of those keys, drawn at random (with replacement, so that no answer can be found by
-    elimination), and the model must produce its value. The distance of a query is how many tokens
-    back its association was written: the quantity the recall curve is plotted against.
+    The first part writes `num_pairs` associations with distinct keys, each as ONE token that names
+    its key and its value (a "pair token": the binding is in the token, so no layer has to assemble
+    it from two neighbours). After the separator each query is a bare key token, drawn at random from
+    the written keys (with replacement, so that no answer can be found by elimination), and the model
+    must produce the pair token that was written with that key: an exact lookup by content. Knowing the
+    key leaves `num_values` candidates, so chance is 1 / num_values. The distance of a query is how many
+    tokens back its association was written: the quantity the recall curve is plotted against.
+
+    Vocabulary: key tokens 0 .. K-1, pair token (k, v) = K + k·V + v, then the separator.
     """
 
     num_keys: int = 32
-    num_values: int = 32
-    num_pairs: int = 16
-    num_queries: int = 8
+    num_values: int = 8
+    num_pairs: int = 24
+    num_queries: int = 16
+
+    def pair_token(self, key, value):
+        return self.num_keys + key * self.num_values + value
 
     @property
     def separator(self) -> int:
-        return self.num_keys + self.num_values
+        return self.num_keys * (1 + self.num_values)
 
     @property
     def vocab_size(self) -> int:
@@ -122,23 +130,24 @@ class RecallTask:
 
     @property
     def seq_len(self) -> int:
-        return 2 * self.num_pairs + 1 + 2 * self.num_queries
+        return self.num_pairs + 1 + 2 * self.num_queries
 
     def batch(self, batch_size: int, generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        """tokens (B, L), answer mask (B, L) marking positions whose NEXT token is a value to recall,
-        and distance (B, L) from that position back to where the key was written."""
+        """tokens (B, L), answer mask (B, L) marking positions whose NEXT token is a pair to recall,
+        and distance (B, L) from that position back to where the pair was written."""
         P, Q = self.num_pairs, self.num_queries
         keys = torch.rand(batch_size, self.num_keys, generator=generator).argsort(dim=1)[:, :P]  # (B, P) distinct
-        values = self.num_keys + torch.randint(0, self.num_values, (batch_size, P), generator=generator)
+        values = torch.randint(0, self.num_values, (batch_size, P), generator=generator)
+        pairs = self.pair_token(keys, values)  # (B, P)
         which = torch.randint(0, P, (batch_size, Q), generator=generator)  # (B, Q) pairs to query
         tokens = torch.empty(batch_size, self.seq_len, dtype=torch.long)
-        tokens[:, 0:2 * P:2], tokens[:, 1:2 * P:2] = keys, values
-        tokens[:, 2 * P] = self.separator
-        q_pos = 2 * P + 1 + 2 * torch.arange(Q)  # where each query key sits
+        tokens[:, :P] = pairs
+        tokens[:, P] = self.separator
+        q_pos = P + 1 + 2 * torch.arange(Q)  # where each query key sits
         tokens[:, q_pos] = keys.gather(1, which)
-        tokens[:, q_pos + 1] = values.gather(1, which)
+        tokens[:, q_pos + 1] = pairs.gather(1, which)
         mask = torch.zeros(batch_size, self.seq_len, dtype=torch.bool)
         mask[:, q_pos] = True
         distance = torch.zeros(batch_size, self.seq_len, dtype=torch.long)
-        distance[:, q_pos] = q_pos - 2 * which
+        distance[:, q_pos] = q_pos - which
         return tokens, mask, distance
