@@ -29,7 +29,7 @@ MAX_TEXT = 20_000  # characters in one string scalar
 MAX_DIMS = 8
 MAX_DIGITS = 40
 DTYPES = {"|b1", "|i1", "|u1", "<i2", "<u2", "<i4", "<u4", "<i8", "<u8", "<f2", "<f4", "<f8"}
-_BRACKETS = re.compile(r'"(?:[^"\\]+|\\.)*"|[\[\]{}]')
+_SPECIAL = re.compile(r'["\\\[\]{}]')  # what can change JSON's nesting: quotes, escapes, brackets
 
 
 class ChannelError(ValueError):
@@ -95,15 +95,27 @@ def _finite_float(text: str) -> float:
 
 
 def check_depth(text: str, max_depth: int) -> None:
-    """Raise ChannelError when ``text`` (JSON) nests deeper than ``max_depth`` (strings skipped)."""
-    depth = 0
-    for match in _BRACKETS.finditer(text):
-        token = match.group()
-        if token in "[{":
+    """Raise ChannelError when ``text`` (JSON) nests deeper than ``max_depth`` (strings skipped).
+    One pass over the special characters, linear in the text whatever it holds (a regex for strings
+    backtracks without end on an unterminated one)."""
+    depth, in_string, skip = 0, False, -1
+    for match in _SPECIAL.finditer(text):
+        pos = match.start()
+        if pos == skip:  # the character after a backslash in a string
+            continue
+        char = text[pos]
+        if in_string:
+            if char == "\\":
+                skip = pos + 1
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
             depth += 1
             if depth > max_depth:
                 raise ChannelError(f"JSON nested deeper than {max_depth} levels")
-        elif token in "]}":
+        elif char in "]}":
             depth -= 1
 
 
