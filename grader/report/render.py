@@ -70,7 +70,7 @@ def _md_cell(text: Any) -> str:
     headings, and no links or images (brackets and parentheses are escaped)."""
     text = _MD_SPECIAL.sub(r"\\\1", safe.clean(str(text)))
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return re.sub(r"\s*\n\s*", " ", text).strip()
+    return " ".join(line.strip() for line in text.split("\n") if line.strip())  # linear, unlike \s*\n\s*
 
 
 def _environment(autoescape: bool) -> jinja2.Environment:
