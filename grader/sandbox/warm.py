@@ -1,26 +1,23 @@
 """Warm starts: sandboxed runs forked from a template process instead of started cold.
 
-A cold run starts bubblewrap, a fresh interpreter and (for a notebook) a kernel, and each of
-them imports torch again: about 1 s of CPU before any student code runs. The template
-("zygote", `sandbox/inside/zygote.py`) is one process per grader that imports torch, numpy
-and the kernel machinery once and never runs student code. For each run it forks a fresh
-process that builds the same sandbox bubblewrap would (mount, PID, network, IPC, UTS and
-cgroup namespaces; the same binds, tmpfs writable places and /dev; the run's cgroup;
-rlimits; uid 65534 with no capabilities and no_new_privs; the same seccomp filter) and
-then runs the command's Python script in that process. The notebook runner forks its
-kernel from itself, so the kernel starts warm too.
+A cold run starts bubblewrap, a fresh interpreter and (for a notebook) a kernel, and each of them imports torch
+again: about 1 s of CPU before any student code runs. The template ("zygote", `sandbox/inside/zygote.py`) is one
+process per grader that imports torch, numpy and the kernel machinery once and never runs student code. For each
+run it forks a fresh process that builds the same sandbox bubblewrap would (mount, PID, network, IPC, UTS and
+cgroup namespaces; the same binds, tmpfs writable places and /dev; the run's cgroup; rlimits; uid 65534 with no
+capabilities and no_new_privs; the same seccomp filter) and then runs the command's Python script in that
+process. The notebook runner forks its kernel from itself, so the kernel starts warm too.
 
-Only ``python -I SCRIPT …`` (and ``python -I -m MODULE …``) commands can start warm; any
-other command, a machine without the official sandbox, ``LRKIT_WARM=0`` in the grader's
-environment, or a template that failed to start falls back to the cold path. Reports say
-which: the isolation tag is "zygote" instead of "bwrap". A template that stops forking in the
-middle of a batch (it died, or did not answer in time) is replaced by a fresh one; only
+Only ``python -I SCRIPT …`` (and ``python -I -m MODULE …``) commands can start warm; any other command, a machine
+without the official sandbox, ``LRKIT_WARM=0`` in the grader's environment, or a template that failed to start
+falls back to the cold path. Reports say which: the isolation tag is "zygote" instead of "bwrap". A template that
+stops forking in the middle of a batch (it died, or did not answer in time) is replaced by a fresh one; only
 `MAX_FAILURES` failures in a row turn warm starts off for the rest of the grader's life.
 
-What differs from a cold run, by design: every run of one template shares its address-space
-layout (ASLR is per exec, not per fork), so the template is replaced after `MAX_FORKS` runs;
-pages the run shares with the template (torch's code) are charged to the template's cgroup,
-not the run's, so a run has that much (~0.2 GB) more headroom under its memory limit.
+What differs from a cold run, by design: every run of one template shares its address-space layout (ASLR is per
+exec, not per fork), so the template is replaced after `MAX_FORKS` runs; pages the run shares with the template
+(torch's code) are charged to the template's cgroup, not the run's, so a run has that much (~0.2 GB) more
+headroom under its memory limit.
 """
 from __future__ import annotations
 

@@ -1,19 +1,17 @@
-"""The warm-start template ("zygote"): imports torch, numpy and the kernel machinery once,
-never runs student code, and forks one fresh process per sandboxed run.
+"""The warm-start template ("zygote"): imports torch, numpy and the kernel machinery once, never runs student code,
+and forks one fresh process per sandboxed run.
 
-Run as ``python -I zygote.py CONTROL_FD`` by `grader/sandbox/warm.py`, as root, with a clean
-environment. Standalone: imports nothing from the grader.
+Run as ``python -I zygote.py CONTROL_FD`` by `grader/sandbox/warm.py`, as root, with a clean environment.
+Standalone: imports nothing from the grader.
 
-For every run the grader sends a new socket over the control socket; the zygote forks at
-once and goes back to waiting, so it never reads a run's specification itself. The forked
-process (the monitor, still on the host side) reads the spec and the file descriptors of
-the run from that socket, joins the run's cgroup, and makes fresh mount, PID, network,
-IPC, UTS and cgroup namespaces. Its child is PID 1 of the new PID namespace (like
-bubblewrap's init): it builds a new root on a tmpfs with the same binds bubblewrap would
-make, pivots into it, mounts /proc and /dev, brings up loopback, and forks the run itself,
-which takes a new session, its stdio and descriptors, rlimits, drops to the sandbox uid
-(no groups, no capabilities, empty bounding set, no_new_privs), installs the seccomp
-filter, unpacks its writable places and only then runs the Python script of the command.
+For every run the grader sends a new socket over the control socket; the zygote forks at once and goes back to
+waiting, so it never reads a run's specification itself. The forked process (the monitor, still on the host side)
+reads the spec and the file descriptors of the run from that socket, joins the run's cgroup, and makes fresh
+mount, PID, network, IPC, UTS and cgroup namespaces. Its child is PID 1 of the new PID namespace (like
+bubblewrap's init): it builds a new root on a tmpfs with the same binds bubblewrap would make, pivots into it,
+mounts /proc and /dev, brings up loopback, and forks the run itself, which takes a new session, its stdio and
+descriptors, rlimits, drops to the sandbox uid (no groups, no capabilities, empty bounding set, no_new_privs),
+installs the seccomp filter, unpacks its writable places and only then runs the Python script of the command.
 """
 import ctypes
 import fcntl
@@ -37,16 +35,14 @@ PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_SECCOMP, PR_CAPBSET_DROP = 1, 4, 22, 2
 PR_SET_NO_NEW_PRIVS, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, PR_SET_CHILD_SUBREAPER = 38, 47, 4, 36
 SYSCALLS = {"x86_64": {"pivot_root": 155, "capset": 126}, "aarch64": {"pivot_root": 41, "capset": 91}}
 DEVICES = ("null", "zero", "full", "random", "urandom", "tty")
+# Then what a kernel's start imports (sys.modules at a fresh kernel's first cell); never the inline backend:
+# imported with no shell, it skips the hooks that send figures, and every kernel forked from here shows none.
 PRELOAD = ("numpy", "numpy.random", "torch", "zmq", "jupyter_client", "jupyter_client.asynchronous",
            "jupyter_client.connect", "jupyter_client.manager", "nbformat", "nbclient", "nbclient.exceptions",
            "ipykernel.kernelapp", "ipykernel.ipkernel", "IPython.core.interactiveshell", "matplotlib",
-           "matplotlib.pyplot", "tarfile", "runpy",
-           # (never matplotlib_inline.backend_inline: imported without a shell, it skips the hooks that
-           # send figures, and a kernel forked from here would show none)
-           # what a kernel's start imports besides (measured: sys.modules of a fresh kernel's first cell)
-           "IPython.core.completerlib", "IPython.core.debugger", "IPython.core.logger", "IPython.core.oinspect",
-           "IPython.extensions.storemagic", "IPython.utils.wildcard", "psutil", "sqlite3", "pdb", "faulthandler",
-           "tornado.gen", "tornado.locks", "tornado.platform.asyncio", "tornado.queues")
+           "matplotlib.pyplot", "tarfile", "runpy", "IPython.core.completerlib", "IPython.core.debugger",
+           "IPython.core.logger", "IPython.core.oinspect", "IPython.extensions.storemagic", "IPython.utils.wildcard",
+           "psutil", "sqlite3", "tornado.gen", "tornado.locks", "tornado.platform.asyncio", "tornado.queues")
 
 
 class SockFprog(ctypes.Structure):
@@ -74,13 +70,11 @@ def prctl(option, arg=0):
 def preload(names):
     """Import what runs need, once. Nothing here may start a thread or touch student data."""
     import gc
-    import importlib
+    import importlib.util
 
     for name in names:
-        try:
+        if importlib.util.find_spec(name.split(".")[0]):  # an optional package this machine lacks: runs do without
             importlib.import_module(name)
-        except ImportError:  # an optional package this environment lacks: the runs do without it too
-            pass
     gc.collect()
     gc.freeze()  # children then leave these pages shared instead of copying them on every GC pass
 
