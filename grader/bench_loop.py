@@ -62,16 +62,11 @@ def loop(name: str, work: Path, repeat: int) -> dict[str, dict[str, float]]:
     for n in range(repeat):
         tree = student_copy(name, work / f"{name}-{n}")
         config = load_assignment(tree, check_name=False)
-        cwd = os.getcwd()
-        os.chdir(tree)
-        try:
-            steps["first"].append(measure(grade + ["."], ok=(0, 1)))
-            edit_answer(tree, config.notebook)
-            steps["answer"].append(measure(grade + ["."], ok=(0, 1)))
-            edit_module(tree, list(config.student_files))
-            steps["module"].append(measure(grade + ["."], ok=(0, 1)))
-        finally:
-            os.chdir(cwd)
+        steps["first"].append(measure(grade + [str(tree)], ok=(0, 1)))
+        edit_answer(tree, config.notebook)
+        steps["answer"].append(measure(grade + [str(tree)], ok=(0, 1)))
+        edit_module(tree, list(config.student_files))
+        steps["module"].append(measure(grade + [str(tree)], ok=(0, 1)))
     return {step: {"wall_s": round(statistics.median(p[0] for p in pairs), 2),
                    "cpu_s": round(statistics.median(p[1] for p in pairs), 2)} for step, pairs in steps.items()}
 
