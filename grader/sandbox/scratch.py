@@ -6,6 +6,9 @@ an exclusive `flock` on the root's ``.lock`` for as long as it lives. The kernel
 that lock when the process dies, however it dies; so a root whose lock can be taken
 belongs to a killed grader, and the next run removes it (`sweep_stale`). Folders of the
 older naming (``lrkit-grade-*``, ``lrkit-checks-*``, ...) are removed once they are a day old.
+
+One kind of folder does outlive the grader: `user_cache`, what the grader's own processes
+build once per machine (the warm template's matplotlib font list). Runs never see it.
 """
 from __future__ import annotations
 
@@ -111,3 +114,16 @@ def _abandoned(root: Path, age: float) -> bool:
     finally:
         os.close(fd)  # (closing drops the lock again if we took it)
     return True
+
+
+def user_cache(name: str) -> Path | None:
+    """``$XDG_CACHE_HOME/lrkit/NAME`` (``~/.cache/lrkit/NAME``), made 0700; None where it cannot be
+    made or is not this user's own (a folder someone else could write is no cache to trust)."""
+    folder = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "lrkit" / name
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        st = folder.lstat()
+    except (OSError, RuntimeError):  # RuntimeError: no home directory to expand
+        return None
+    mine = st.st_uid == os.getuid() and not (st.st_mode & 0o022) and folder.is_dir() and not folder.is_symlink()
+    return folder if mine else None

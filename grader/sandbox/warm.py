@@ -38,6 +38,7 @@ from pathlib import Path
 from grader.sandbox import seccomp
 from grader.sandbox.bwrap import _sandbox_env, detect_isolation, sandbox_available, sandbox_possible, sandbox_python
 from grader.sandbox.records import SANDBOX_UID, Mount, RunLimits, SandboxError
+from grader.sandbox.scratch import user_cache
 
 log = logging.getLogger(__name__)
 
@@ -105,7 +106,7 @@ class Zygote:
         self.home = Path(tempfile.mkdtemp(prefix="lrkit-zygote-"))  # 0700: the template's own files
         (self.home / "root").mkdir(mode=0o755)  # every run mounts its new root here, in its own namespace
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        env = _sandbox_env({"HOME": str(self.home), "MPLCONFIGDIR": str(self.home / "matplotlib"),
+        env = _sandbox_env({"HOME": str(self.home), "MPLCONFIGDIR": str(user_cache("matplotlib") or self.home / "matplotlib"),
                             "IPYTHONDIR": str(self.home / "ipython"), "JUPYTER_DATA_DIR": str(self.home / "jupyter"),
                             "JUPYTER_RUNTIME_DIR": str(self.home / "jrt")})
         env.pop("MPLBACKEND", None)  # each run sets its own backend

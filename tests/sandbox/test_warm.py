@@ -10,6 +10,7 @@ abstract sockets, a daemon), the second looks for them and finds none.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import textwrap
 from pathlib import Path
@@ -29,7 +30,7 @@ LIMITS = RunLimits(wall_s=120, memory_mb=1024, max_procs=64, tmp_mb=32, max_disk
 
 # What a process can see of its sandbox; printed as one JSON object (or raised, in a notebook cell).
 FINGERPRINT = r'''
-import json, os, socket, sys
+import gc, json, os, socket, sys
 def rd(p):
     try:
         return open(p).read()
@@ -47,7 +48,8 @@ facts = {"uid": os.getuid(), "status": status, "mounts": mounts, "net": [l.split
          "path": sys.path, "limits": [l for l in rd("/proc/self/limits").splitlines() if "files" in l or "core" in l],
          "processes": sum(p.isdigit() for p in os.listdir("/proc")), "root": sorted(os.listdir("/")),
          "dev": sorted(os.listdir("/dev")), "hostname": socket.gethostname(), "bytecode": sys.dont_write_bytecode,
-         "tmp_writable": os.access("/tmp", os.W_OK), "etc_writable": os.access("/etc", os.W_OK)}
+         "tmp_writable": os.access("/tmp", os.W_OK), "etc_writable": os.access("/etc", os.W_OK),
+         "gc": [gc.isenabled(), gc.get_threshold()]}
 '''
 
 
@@ -84,6 +86,7 @@ def test_a_warm_run_sees_the_same_world_as_a_cold_one(tmp_path, monkeypatch, wha
     cold, hot = facts(tmp_path, monkeypatch, "cold"), facts(tmp_path, monkeypatch, "warm")
     assert hot["uid"] == 65534 and hot["status"]["CapEff"] == "0000000000000000" and hot["status"]["Seccomp"] == "2"
     assert not hot["etc_writable"] and hot["tmp_writable"]
+    assert hot["gc"][0], "the template imports with the garbage collector off: a run must get it back on"
     assert hot == cold
 
 
@@ -283,3 +286,26 @@ def test_a_notebook_shows_its_figures_warm_and_cold(tmp_path, monkeypatch, mode)
     assert [c.status for c in run.cells] == ["ok", "ok"], run
     assert [c.figures for c in run.cells] == [1, 1] and len(run.figures) == 2, run
     assert ("zygote" if mode == "warm" else "bwrap") in run.isolation, warm.last_failure
+
+
+def test_the_template_builds_matplotlibs_font_list_once_per_machine(tmp_path, monkeypatch):
+    """The font list (~0.5 s to build) is kept in the grader's own cache, not in each template's
+    throw-away home; a folder others could write is not used."""
+    from grader.sandbox.scratch import user_cache
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("LRKIT_WARM", "1")
+    monkeypatch.setattr(warm, "_broken", False)
+    warm.shutdown()
+    try:
+        warm._template()
+    finally:
+        warm.shutdown()
+    folder = tmp_path / "cache" / "lrkit" / "matplotlib"
+    assert user_cache("matplotlib") == folder and folder.stat().st_mode & 0o777 == 0o700
+    assert list(folder.glob("fontlist-*.json")), sorted(folder.iterdir())
+    folder.chmod(0o777)
+    assert user_cache("matplotlib") is None
+    folder.chmod(0o700)
+    os.chown(folder, 65534, 65534)
+    assert user_cache("matplotlib") is None

@@ -18,10 +18,14 @@ import signal
 import struct
 import sys
 import time
+from queue import Empty
 
 import nbformat
+from jupyter_client.asynchronous import AsyncKernelClient
+from jupyter_client.manager import AsyncKernelManager
 from nbclient import NotebookClient
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
+from traitlets import default
 
 CHANNEL = int(os.environ.pop("LRKIT_CHANNEL_FD"))
 PR_SET_DUMPABLE = 4
@@ -59,6 +63,44 @@ class CappedClient(NotebookClient):
                 pass
 
 
+class ReadyClient(AsyncKernelClient):
+    """jupyter_client's client, ready as soon as the kernel is: its own wait has two fixed 0.2 s
+    pauses (for IOPub to say something, then for it to fall silent), most of a warm kernel's
+    start. Ready here = a kernel_info request answered on the shell channel and its 'idle'
+    status seen on IOPub; a SUB socket that joined too late misses that status: ask again."""
+
+    async def _async_wait_for_ready(self, timeout=None):
+        deadline = time.monotonic() + (60.0 if timeout is None else timeout)
+        while time.monotonic() < deadline:
+            msg_id, replied, idle = self.kernel_info(), False, False
+            ask_again = min(time.monotonic() + 0.5, deadline)
+            while not (replied and idle) and time.monotonic() < ask_again:
+                for channel in (self.shell_channel, self.iopub_channel):
+                    try:
+                        msg = await channel.get_msg(timeout=0.005)
+                    except Empty:
+                        continue
+                    if msg.get("parent_header", {}).get("msg_id") != msg_id:
+                        continue  # an earlier request's: nothing to learn from it
+                    if msg.get("msg_type") == "kernel_info_reply":
+                        self._handle_kernel_info_reply(msg)
+                        replied = True
+                    idle = idle or msg.get("content", {}).get("execution_state") == "idle"
+            if replied and idle:
+                return
+            if not await self._async_is_alive():
+                raise RuntimeError("Kernel died before replying to kernel_info")
+        raise RuntimeError(f"Kernel didn't respond in {timeout} seconds")
+
+    wait_for_ready = _async_wait_for_ready
+
+
+class ReadyKernelManager(AsyncKernelManager):
+    @default("client_factory")
+    def _client_factory_default(self):
+        return ReadyClient
+
+
 def fork_kernel():
     """A warm start (`zygote.py` forked this process with the kernel machinery imported): fork
     the kernel from here, before anything of the run is in memory, instead of starting a new
@@ -69,9 +111,8 @@ def fork_kernel():
     import ipykernel
     from ipykernel.kernelapp import IPKernelApp
     from jupyter_client.connect import write_connection_file
-    from jupyter_client.manager import AsyncKernelManager
 
-    class ForkedKernelManager(AsyncKernelManager):
+    class ForkedKernelManager(ReadyKernelManager):
         kernel_pid = 0
 
         @property
@@ -174,7 +215,8 @@ def main(src, cell_timeout, max_output):
         entry["figures"] = [len(raw) for raw in images]
         send(entry, b"".join(images))
 
-    client = CappedClient(nb, km=km, timeout=cell_timeout, kernel_name="python3", allow_errors=True,
+    client = CappedClient(nb, km=km, kernel_manager_class=ReadyKernelManager, timeout=cell_timeout,
+                          kernel_name="python3", allow_errors=True,
                           record_timing=False, resources={"metadata": {"path": os.getcwd()}},
                           on_cell_start=on_start, on_cell_executed=on_executed)
     client.max_output_bytes = max_output
