@@ -88,6 +88,21 @@ def _dirs_for(target: str, made: set[str]) -> list[str]:
     return out
 
 
+def mount_plan(mounts: list[Mount], tmp_mb: int, disk_mb: int, seeded: bool) -> list[dict]:
+    """The mounts bubblewrap gets from `_bwrap_argv`, as data for a warm start (`inside/zygote.py`), in the same order."""
+    out = [{"kind": "ro", "src": "/usr", "dst": "/usr"}]
+    out += [{"kind": "symlink", "src": f"usr/{d}", "dst": f"/{d}"} for d in ("lib", "lib64", "bin", "sbin")]
+    out += [{"kind": "ro", "src": "/etc", "dst": "/etc"},
+            {"kind": "tmpfs", "dst": "/tmp", "mode": 0o1777, "size": tmp_mb * 1024 * 1024}]
+    binds = [(sys.base_prefix, sys.base_prefix, False), (sys.prefix, sys.prefix, False)]
+    for host, target, writable in binds + [(str(m.host), m.target, m.writable) for m in mounts]:
+        if writable and seeded:
+            out.append({"kind": "tmpfs", "dst": target, "mode": 0o777, "size": disk_mb * 1024 * 1024})
+        else:
+            out.append({"kind": "rw" if writable else "ro", "src": host, "dst": target})
+    return out
+
+
 def _bwrap_argv(mounts: list[Mount], cwd: str, env: dict[str, str], tmp_mb: int, *, disk_mb: int = 512,
                 seeds: dict[str, int] | None = None, seccomp_fd: int | None = None) -> list[str]:
     """bwrap + setpriv argv for `mounts`; a writable mount becomes a tmpfs of `disk_mb` that the

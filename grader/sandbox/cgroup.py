@@ -109,7 +109,7 @@ class _Cgroup:
 
     def kill_all(self, timeout_s: float = 10.0) -> None:
         """SIGKILL every process in the group until it is empty (new forks included)."""
-        deadline = time.monotonic() + timeout_s
+        deadline, pause = time.monotonic() + timeout_s, 0.002
         while time.monotonic() < deadline:
             pids = set()
             for d in self.dirs:
@@ -126,7 +126,8 @@ class _Cgroup:
                     os.kill(pid, signal.SIGKILL)
                 except ProcessLookupError:
                     pass
-            time.sleep(0.02)
+            time.sleep(pause)  # a killed process leaves the group within milliseconds: look again soon
+            pause = min(2 * pause, 0.05)
         log.error("cgroup %s still has processes after %.0f s", self.dirs, timeout_s)
 
     def remove(self) -> None:

@@ -237,7 +237,10 @@ def _supervise(argv: list[str], *, env: dict[str, str], host_cwd: str | None, li
                 elif now - last_growth > limits.idle_s:
                     idle = True
                     break
-            time.sleep(_POLL_S)
+            try:  # (returns as soon as the process ends: no poll interval added to every run)
+                proc.wait(timeout=_POLL_S)
+            except subprocess.TimeoutExpired:
+                pass
     finally:
         _kill_tree(proc, group)
         for r, fd in ((reader, read_fd), (channel, channel_fd)):

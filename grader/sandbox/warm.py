@@ -1,23 +1,22 @@
 """Warm starts: sandboxed runs forked from a template process instead of started cold.
 
-A cold run starts bubblewrap, a fresh interpreter and (for a notebook) a kernel, and each of them imports torch
-again: about 1 s of CPU before any student code runs. The template ("zygote", `sandbox/inside/zygote.py`) is one
-process per grader that imports torch, numpy and the kernel machinery once and never runs student code. For each
-run it forks a fresh process that builds the same sandbox bubblewrap would (mount, PID, network, IPC, UTS and
-cgroup namespaces; the same binds, tmpfs writable places and /dev; the run's cgroup; rlimits; uid 65534 with no
-capabilities and no_new_privs; the same seccomp filter) and then runs the command's Python script in that
-process. The notebook runner forks its kernel from itself, so the kernel starts warm too.
+A cold run starts bubblewrap, a fresh interpreter and (for a notebook) a kernel, each importing torch again: about
+1 s of CPU before any student code runs. The template ("zygote", `sandbox/inside/zygote.py`) is one process per
+grader that imports torch, numpy and the kernel machinery once and never runs student code. For each run it forks a
+fresh process that builds the same sandbox bubblewrap would (mount, PID, network, IPC, UTS and cgroup namespaces;
+the same binds, tmpfs writable places and /dev; the run's cgroup; rlimits; uid 65534 with no capabilities and
+no_new_privs; the same seccomp filter), then runs the command's Python script in that process. The notebook runner
+forks its kernel from itself, so the kernel starts warm too.
 
 Only ``python -I SCRIPT …`` (and ``python -I -m MODULE …``) commands can start warm; any other command, a machine
-without the official sandbox, ``LRKIT_WARM=0`` in the grader's environment, or a template that failed to start
-falls back to the cold path. Reports say which: the isolation tag is "zygote" instead of "bwrap". A template that
-stops forking in the middle of a batch (it died, or did not answer in time) is replaced by a fresh one; only
-`MAX_FAILURES` failures in a row turn warm starts off for the rest of the grader's life.
+without the official sandbox, ``LRKIT_WARM=0`` in the grader's environment, or a template that failed to start (or
+its self-test) falls back to the cold path. Reports say which: the isolation tag is "zygote" instead of "bwrap". A
+template that stops forking in the middle of a batch (it died, or did not answer in time) is replaced by a fresh
+one; only `MAX_FAILURES` failures in a row turn warm starts off for the rest of the grader's life.
 
 What differs from a cold run, by design: every run of one template shares its address-space layout (ASLR is per
 exec, not per fork), so the template is replaced after `MAX_FORKS` runs; pages the run shares with the template
-(torch's code) are charged to the template's cgroup, not the run's, so a run has that much (~0.2 GB) more
-headroom under its memory limit.
+(torch's code) are charged to the template's cgroup, not the run's: a run has that much (~0.2 GB) more headroom.
 """
 from __future__ import annotations
 
@@ -29,14 +28,13 @@ import select
 import shutil
 import socket
 import subprocess
-import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
 
-from grader.sandbox import seccomp
-from grader.sandbox.bwrap import _sandbox_env, detect_isolation, sandbox_available, sandbox_possible, sandbox_python
+from grader.sandbox import bwrap, seccomp
+from grader.sandbox.bwrap import _sandbox_env, sandbox_available, sandbox_possible, sandbox_python
 from grader.sandbox.records import SANDBOX_UID, Mount, RunLimits, SandboxError
 from grader.sandbox.scratch import user_cache
 
@@ -106,9 +104,10 @@ class Zygote:
         self.home = Path(tempfile.mkdtemp(prefix="lrkit-zygote-"))  # 0700: the template's own files
         (self.home / "root").mkdir(mode=0o755)  # every run mounts its new root here, in its own namespace
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        env = _sandbox_env({"HOME": str(self.home), "MPLCONFIGDIR": str(user_cache("matplotlib") or self.home / "matplotlib"),
-                            "IPYTHONDIR": str(self.home / "ipython"), "JUPYTER_DATA_DIR": str(self.home / "jupyter"),
-                            "JUPYTER_RUNTIME_DIR": str(self.home / "jrt")})
+        fonts = user_cache("matplotlib") or self.home / "matplotlib"  # the font list, built once per machine
+        home = {name: str(self.home / sub) for name, sub in (("IPYTHONDIR", "ipython"), ("JUPYTER_DATA_DIR", "jupyter"),
+                                                              ("JUPYTER_RUNTIME_DIR", "jrt"))}
+        env = _sandbox_env({"HOME": str(self.home), "MPLCONFIGDIR": str(fonts), **home})
         env.pop("MPLBACKEND", None)  # each run sets its own backend
         with open(self.home / "stderr", "wb") as err:  # a file: a full pipe must never stall the template
             self.proc = subprocess.Popen([sandbox_python(), "-I", str(ZYGOTE), str(theirs.fileno())], env=env,
@@ -116,11 +115,16 @@ class Zygote:
                                          pass_fds=[theirs.fileno()], start_new_session=True)
         theirs.close()
         self.control, self.lock, self.starting, self.forks, self.ready = ours, threading.Lock(), threading.Lock(), 0, False
-        self.active = 0  # runs forked and not yet ended
+        self.active, self.selftest_error = 0, None  # runs forked and not yet ended; why the self-test failed
+        self.tested = threading.Thread(target=self.selftest, daemon=True)  # forked before its imports, so the
+        self.tested.start()  # test's set-up runs alongside them instead of after
 
     def _await_ready(self, timeout: float) -> None:
         ready, _, _ = select.select([self.control], [], [], timeout)
-        msg = self.control.recv(16) if ready else b""
+        try:
+            msg = self.control.recv(16) if ready else b""
+        except OSError:  # (a template that died with a request unread resets the socket)
+            msg = b""
         if msg != b"ready":
             err = (self.home / "stderr").read_bytes()[-4000:].decode(errors="replace") or "no answer"
             self.stop()
@@ -162,12 +166,17 @@ class Zygote:
         self.stop()
 
     def selftest(self) -> None:
-        """One empty run through the whole set-up (namespaces, mounts, uid, seccomp): a machine
-        where any of it fails gets cold starts instead of failed runs."""
+        """An empty run through the whole set-up (namespaces, mounts, uid, seccomp); sets `selftest_error`."""
+        try:
+            self._selftest()
+        except (OSError, ValueError, SandboxError) as exc:
+            self.selftest_error = exc
+
+    def _selftest(self) -> None:
         r, w = os.pipe()
-        spec = {"argv": ["-c", "pass"], "plan": plan([], 16, 16, False), "cwd": "/", "env": _sandbox_env({}),
-                "procs": [], "rlimits": [], "uid": SANDBOX_UID, "seeds": {}, "fds": {"1": 0, "2": 0},
-                "seccomp": seccomp.filter_bytes().hex() if seccomp.supported() else ""}
+        spec = {"argv": ["-c", "pass"], "plan": bwrap.mount_plan([], 16, 16, False), "cwd": "/",
+                "env": _sandbox_env({}), "procs": [], "rlimits": [], "uid": SANDBOX_UID, "seeds": {},
+                "fds": {"1": 0, "2": 0}, "seccomp": seccomp.filter_bytes().hex() if seccomp.supported() else ""}
         try:
             proc = self.spawn(spec, [w])
         finally:
@@ -231,8 +240,15 @@ def _template(wait: bool = True) -> Zygote:
         with zygote.starting:
             if not zygote.ready:
                 try:
+                    zygote.tested.join()  # a machine where the set-up fails gets cold starts, not failed runs
+                    if zygote.selftest_error is not None:
+                        try:  # a template that died at start: its own words (stderr) say why
+                            zygote.proc.wait(timeout=1.0)
+                            zygote._await_ready(0)
+                        except subprocess.TimeoutExpired:
+                            pass
+                        raise zygote.selftest_error
                     zygote._await_ready(START_TIMEOUT_S)
-                    zygote.selftest()
                 except (OSError, ValueError, SandboxError):
                     zygote.stop()
                     raise
@@ -254,21 +270,6 @@ atexit.register(shutdown)
 def eligible(argv: list[str]) -> bool:
     return len(argv) >= 3 and argv[0] == sandbox_python() and argv[1] == "-I" and (argv[2] in ("-c", "-m")
                                                                                   or not argv[2].startswith("-"))
-
-
-def plan(mounts: list[Mount], tmp_mb: int, disk_mb: int, seeded: bool) -> list[dict]:
-    """The mounts bubblewrap gets from `_bwrap_argv`, as data for the zygote, in the same order."""
-    out = [{"kind": "ro", "src": "/usr", "dst": "/usr"}]
-    out += [{"kind": "symlink", "src": f"usr/{d}", "dst": f"/{d}"} for d in ("lib", "lib64", "bin", "sbin")]
-    out += [{"kind": "ro", "src": "/etc", "dst": "/etc"},
-            {"kind": "tmpfs", "dst": "/tmp", "mode": 0o1777, "size": tmp_mb * 1024 * 1024}]
-    binds = [(sys.base_prefix, sys.base_prefix, False), (sys.prefix, sys.prefix, False)]
-    for host, target, writable in binds + [(str(m.host), m.target, m.writable) for m in mounts]:
-        if writable and seeded:
-            out.append({"kind": "tmpfs", "dst": target, "mode": 0o777, "size": disk_mb * 1024 * 1024})
-        else:
-            out.append({"kind": "rw" if writable else "ro", "src": host, "dst": target})
-    return out
 
 
 def spawner(argv: list[str], *, mounts: list[Mount], cwd: str, env: dict[str, str], limits: RunLimits,
@@ -303,8 +304,8 @@ def spawner(argv: list[str], *, mounts: list[Mount], cwd: str, env: dict[str, st
             fds.append(fd)
             spec_seeds[target] = len(fds) - 1
         run_env = _sandbox_env({**env, "PWD": cwd} if seeds else env)  # cold, `sh` unpacks the seeds and sets PWD
-        spec = {"argv": argv[2:], "plan": plan(mounts, limits.tmp_mb, limits.max_disk_mb, bool(seeds)), "cwd": cwd,
-                "env": run_env, "procs": procs_files, "rlimits": rlimits, "uid": SANDBOX_UID,
+        spec = {"argv": argv[2:], "plan": bwrap.mount_plan(mounts, limits.tmp_mb, limits.max_disk_mb, bool(seeds)),
+                "cwd": cwd, "env": run_env, "procs": procs_files, "rlimits": rlimits, "uid": SANDBOX_UID,
                 "seccomp": filter_hex, "seeds": spec_seeds, "fds": spec_fds}
         try:
             return zygote.spawn(spec, fds, writer)
@@ -345,5 +346,5 @@ def _succeeded() -> None:
 
 
 def isolation() -> tuple[str, ...]:
-    return tuple("zygote" if layer == "bwrap" else layer for layer in detect_isolation())
+    return tuple("zygote" if layer == "bwrap" else layer for layer in bwrap.detect_isolation())
 

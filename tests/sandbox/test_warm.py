@@ -309,3 +309,33 @@ def test_the_template_builds_matplotlibs_font_list_once_per_machine(tmp_path, mo
     folder.chmod(0o700)
     os.chown(folder, 65534, 65534)
     assert user_cache("matplotlib") is None
+
+
+@pytest.mark.parametrize("fault", ["selftest", "template"])
+def test_a_template_that_fails_its_start_turns_warm_off_and_the_run_starts_cold(tmp_path, monkeypatch, fault):
+    """The self-test (forked before the template's imports, so it runs alongside them) failing, or
+    the template dying at start: the run still runs, cold, and the reason is kept, in the
+    template's own words where it wrote some."""
+    monkeypatch.setenv("LRKIT_WARM", "1")
+    monkeypatch.setattr(warm, "_broken", False)
+    monkeypatch.setattr(warm, "_failures", 0)
+    monkeypatch.setattr(warm, "last_failure", "")
+    if fault == "selftest":  # a uid no process can take: the warm run's set-up fails, the template is fine
+        monkeypatch.setattr(warm, "SANDBOX_UID", 1 << 40)
+    else:
+        broken = tmp_path / "zygote.py"
+        broken.write_text("import sys\nsys.stderr.write('no namespaces for this template')\nsys.exit(3)\n")
+        monkeypatch.setattr(warm, "ZYGOTE", broken)
+    warm.shutdown()
+    work = tmp_path / "w"
+    work.mkdir()
+    (work / "main.py").write_text("print('ran')\n")
+    try:
+        result = sandbox.run([sandbox_python(), "-I", "/submission/main.py"], mounts=[Mount(work, "/submission", False)],
+                             cwd="/submission", env={}, limits=LIMITS)
+        assert result.returncode == 0 and result.output.strip() == "ran", result.output
+        assert "bwrap" in result.isolation and warm._broken
+        expected = "warm self-test failed" if fault == "selftest" else "no namespaces for this template"
+        assert expected in warm.last_failure, warm.last_failure
+    finally:
+        warm.shutdown()
