@@ -83,7 +83,7 @@ class ReadyClient(AsyncKernelClient):
                     if msg.get("parent_header", {}).get("msg_id") != msg_id:
                         continue  # an earlier request's: nothing to learn from it
                     if msg.get("msg_type") == "kernel_info_reply":
-                        self._handle_kernel_info_reply(msg)
+                        getattr(self, "_handle_kernel_info_reply", lambda _: None)(msg)  # (jupyter_client >= 7)
                         replied = True
                     idle = idle or msg.get("content", {}).get("execution_state") == "idle"
             if replied and idle:
