@@ -8,7 +8,9 @@ belongs to a killed grader, and the next run removes it (`sweep_stale`). Folders
 older naming (``lrkit-grade-*``, ``lrkit-checks-*``, ...) are removed once they are a day old.
 
 One kind of folder does outlive the grader: `user_cache`, what the grader's own processes
-build once per machine (the warm template's matplotlib font list). Runs never see it.
+build once per machine (the warm template's matplotlib font list). Nobody works in it: files
+are copied out of it (`restore_cached`) and put back whole (`keep_cached`), so a grader killed
+half-way leaves no lock and no half-written file behind. Runs never see it.
 """
 from __future__ import annotations
 
@@ -127,3 +129,28 @@ def user_cache(name: str) -> Path | None:
         return None
     mine = st.st_uid == os.getuid() and not (st.st_mode & 0o022) and folder.is_dir() and not folder.is_symlink()
     return folder if mine else None
+
+
+def restore_cached(name: str, dst: Path, pattern: str) -> None:
+    """Copy the files of cache ``name`` matching ``pattern`` into ``dst`` (made if missing)."""
+    dst.mkdir(parents=True, exist_ok=True)
+    cache = user_cache(name)
+    for path in sorted(cache.glob(pattern)) if cache else ():
+        try:
+            shutil.copyfile(path, dst / path.name, follow_symlinks=False)
+        except OSError as exc:
+            log.warning("cache file %s not used: %s", path, exc)
+
+
+def keep_cached(name: str, src: Path, pattern: str) -> None:
+    """Put the files of ``src`` matching ``pattern`` that cache ``name`` lacks into it, each whole."""
+    cache = user_cache(name)
+    for path in sorted(src.glob(pattern)) if cache else ():
+        if (cache / path.name).exists() or not path.is_file():
+            continue
+        try:
+            with tempfile.NamedTemporaryFile(dir=cache, prefix=".part-", delete=False) as part:
+                part.write(path.read_bytes())
+            os.replace(part.name, cache / path.name)
+        except OSError as exc:
+            log.warning("could not keep %s in the cache: %s", path.name, exc)

@@ -21,6 +21,7 @@ exec, not per fork), so the template is replaced after `MAX_FORKS` runs; pages t
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
 import logging
 import os
@@ -36,7 +37,7 @@ from pathlib import Path
 from grader.sandbox import bwrap, seccomp
 from grader.sandbox.bwrap import _sandbox_env, sandbox_available, sandbox_possible, sandbox_python
 from grader.sandbox.records import SANDBOX_UID, Mount, RunLimits, SandboxError
-from grader.sandbox.scratch import user_cache
+from grader.sandbox.scratch import keep_cached, restore_cached
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +46,7 @@ MAX_FORKS = 200  # then a fresh template (new address-space layout)
 START_TIMEOUT_S = 300.0
 SPAWN_TIMEOUT_S = 120.0
 MAX_FAILURES = 3  # warm starts that failed in a row before this grader gives up on them
+FONT_LIST = "fontlist-v*.json"
 
 
 class WarmStartFailed(SandboxError):
@@ -104,10 +106,10 @@ class Zygote:
         self.home = Path(tempfile.mkdtemp(prefix="lrkit-zygote-"))  # 0700: the template's own files
         (self.home / "root").mkdir(mode=0o755)  # every run mounts its new root here, in its own namespace
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        fonts = user_cache("matplotlib") or self.home / "matplotlib"  # the font list, built once per machine
-        home = {name: str(self.home / sub) for name, sub in (("IPYTHONDIR", "ipython"), ("JUPYTER_DATA_DIR", "jupyter"),
-                                                              ("JUPYTER_RUNTIME_DIR", "jrt"))}
-        env = _sandbox_env({"HOME": str(self.home), "MPLCONFIGDIR": str(fonts), **home})
+        restore_cached("matplotlib", self.home / "matplotlib", FONT_LIST)  # built once per machine, not per template
+        env = _sandbox_env({"HOME": str(self.home), **{name: str(self.home / sub) for name, sub in (
+            ("MPLCONFIGDIR", "matplotlib"), ("IPYTHONDIR", "ipython"), ("JUPYTER_DATA_DIR", "jupyter"),
+            ("JUPYTER_RUNTIME_DIR", "jrt"))}})
         env.pop("MPLBACKEND", None)  # each run sets its own backend
         with open(self.home / "stderr", "wb") as err:  # a file: a full pipe must never stall the template
             self.proc = subprocess.Popen([sandbox_python(), "-I", str(ZYGOTE), str(theirs.fileno())], env=env,
@@ -116,8 +118,8 @@ class Zygote:
         theirs.close()
         self.control, self.lock, self.starting, self.forks, self.ready = ours, threading.Lock(), threading.Lock(), 0, False
         self.active, self.selftest_error = 0, None  # runs forked and not yet ended; why the self-test failed
-        self.tested = threading.Thread(target=self.selftest, daemon=True)  # forked before its imports, so the
-        self.tested.start()  # test's set-up runs alongside them instead of after
+        self.tested = threading.Thread(target=self.selftest, daemon=True)  # forked before the template's imports:
+        self.tested.start()  # the test's set-up runs alongside them
 
     def _await_ready(self, timeout: float) -> None:
         ready, _, _ = select.select([self.control], [], [], timeout)
@@ -193,10 +195,8 @@ class Zygote:
         return self.proc.poll() is None
 
     def stop(self) -> None:
-        try:
+        with contextlib.suppress(OSError):
             self.control.close()
-        except OSError:
-            pass
         if self.proc.poll() is None:
             self.proc.kill()
         try:
@@ -253,6 +253,7 @@ def _template(wait: bool = True) -> Zygote:
                     zygote.stop()
                     raise
                 zygote.ready = True
+                keep_cached("matplotlib", zygote.home / "matplotlib", FONT_LIST)
     return zygote
 
 
@@ -268,14 +269,13 @@ atexit.register(shutdown)
 
 
 def eligible(argv: list[str]) -> bool:
-    return len(argv) >= 3 and argv[0] == sandbox_python() and argv[1] == "-I" and (argv[2] in ("-c", "-m")
-                                                                                  or not argv[2].startswith("-"))
+    return len(argv) >= 3 and list(argv[:2]) == [sandbox_python(), "-I"] and (argv[2] in ("-c", "-m")
+                                                                             or argv[2][:1] != "-")
 
 
 def spawner(argv: list[str], *, mounts: list[Mount], cwd: str, env: dict[str, str], limits: RunLimits,
             procs_files: list[str], seeds: dict[str, int], keep_fds: dict[int, int]):
-    """A `spawn(stdin, out_fd)` for `_supervise` that forks this run from the template, or None
-    when the run cannot start warm (the caller then starts it cold)."""
+    """`spawn(stdin, out_fd)` for `_supervise`: forks this run from the template; None: start it cold."""
     if not (enabled() and eligible(argv)):
         return None
     try:
