@@ -121,3 +121,27 @@ def test_hollow_exercise_cells_earn_nothing(built_root, tmp_path, name):
     code = [i for i in report.items if i.kind == "checks"]
     assert all(i.points == i.max_points for i in code), [i.id for i in code if i.points < i.max_points]
     assert set(graded_items(rubric)) >= set(cells)
+
+
+# The mutant tables above measure the checks; the notebook is not run (its cells count as run). These
+# grade one bug per assignment in full, notebook included, so that a provided notebook cell which
+# asserts what a check already grades (one bug, two items) cannot come back unnoticed.
+FULL_GRADE = {"linear-attention-basics": "dropped_normalizer", "linear-attention-hybrid": "step_without_out_proj"}
+
+
+@pytest.mark.slow  # a full official grade per assignment (the hybrid notebook trains in grading mode)
+@pytest.mark.parametrize("name", NAMES)
+def test_a_bug_costs_only_its_items_when_the_notebook_runs_too(built_root, tmp_path, name):
+    from grader import sandbox
+    from grader.authoring.release import release_assignment
+    from grader.grading.pipeline import grade_submission
+
+    tree = built_root / "solutions" / name
+    config, rubric = load_assignment(tree), load_rubric(tree)
+    mutant = next(m for m in mutants_of(name, built_root) if m.name == FULL_GRADE[name])
+    submission = apply(mutant, tree, config.student_files, tmp_path / "submission")
+    _, bundle = release_assignment(built_root, name, tmp_path / "dist")
+    report = grade_submission(submission, bundle, unsandboxed=not sandbox.sandbox_available())
+    lost = {i.id: [m for m in i.messages][:1] for i in report.items
+            if i.id in graded_items(rubric) and i.points < i.max_points}
+    assert set(lost) == set(mutant.loses), lost

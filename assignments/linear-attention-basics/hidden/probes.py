@@ -208,13 +208,17 @@ class _Meter(TorchFunctionMode):
 
 
 @contextlib.contextmanager
-def _watch(la, names):
-    """Record calls to the module's parallel forms while the block runs."""
+def _watch(la, names, longest=1):
+    """Record calls to the module's parallel forms on more than ``longest`` tokens while the block runs.
+    The parallel form on one chunk is allowed: "chunkwise" means parallel inside each chunk."""
     called, saved = [], {n: getattr(la, n, None) for n in names}
 
     def wrap(name, fn):
         def recorded(*args, **kwargs):
-            called.append(name)
+            q = args[0] if args else kwargs.get("Q")
+            tokens = q.shape[-2] if isinstance(q, torch.Tensor) and q.dim() >= 2 else None
+            if tokens is None or tokens > longest:
+                called.append(name)
             return fn(*args, **kwargs)
         return recorded
 
@@ -238,7 +242,7 @@ def cost(form, L, m, d_v, chunk_size, limit_bytes):
     Q, K, V = (torch.randn(L, n, generator=g, dtype=torch.float64) for n in (m, m, d_v))
     meter = _Meter(limit_bytes, precheck=L // 4 if form == "chunkwise" else 0)
     over = False
-    with _watch(la, PARALLEL) as called:
+    with _watch(la, PARALLEL, longest=chunk_size if form == "chunkwise" else 1) as called:
         try:
             with meter:
                 if form == "linear_recurrent":

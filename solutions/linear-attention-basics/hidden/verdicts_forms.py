@@ -195,8 +195,8 @@ def _cost_judge(name, L, budget):
     def judge(got):
         called = str(got.get("called", ""))
         if called:
-            return (f"{name} calls {called}: the recurrent and chunkwise forms must carry a state, not call the "
-                    "parallel L × L form")
+            return (f"{name} calls {called} on the whole sequence (or a growing part of it): the recurrent and "
+                    "chunkwise forms must carry a state, and call a parallel form on one chunk at most")
         if got.get("over") or int(got.get("largest", 0)) > budget:
             shape = str(got.get("shape", "")).replace("x", " × ")
             return (f"at L={L}, {name} builds a tensor of shape ({shape}) "
@@ -212,28 +212,28 @@ def _cost_case(form, name, L, chunk):
                 inputs={"form": form, "L": L, "m": 4, "d_v": 4, "chunk_size": chunk, "limit_bytes": budget},
                 judge=_cost_judge(name, L, budget),
                 hint="Carry S (m × d_v) from token to token (or R from chunk to chunk); never build the L × L "
-                     "score or decay matrix, and never call the parallel form.")
+                     "score or decay matrix, and never call the parallel form on more than one chunk.")
 
 
-@check(probe="cost", cause="linear_attention_recurrent is not recurrent (it builds an L × L matrix, calls a parallel form or keeps the history)")
+@check(probe="cost", cause="linear_attention_recurrent is not recurrent (it builds an L × L matrix, calls a parallel form on the whole sequence or keeps the history)")
 def cost_linear_recurrent():
     """linear_attention_recurrent carries a state: no L × L matrix, no call to the parallel form."""
     yield _cost_case("linear_recurrent", "linear_attention_recurrent", 512, 0)
 
 
-@check(probe="cost", cause="retention_recurrent is not recurrent (it builds an L × L matrix, calls a parallel form or keeps the history)")
+@check(probe="cost", cause="retention_recurrent is not recurrent (it builds an L × L matrix, calls a parallel form on the whole sequence or keeps the history)")
 def cost_retention_recurrent():
     """retention_recurrent carries a state: no L × L matrix, no call to the parallel form."""
     yield _cost_case("retention_recurrent", "retention_recurrent", 512, 0)
 
 
-@check(probe="cost", cause="retention_chunkwise is not chunkwise (it builds an L × L matrix, calls a parallel form or keeps the history)")
+@check(probe="cost", cause="retention_chunkwise is not chunkwise (it builds an L × L matrix, calls a parallel form on the whole sequence or keeps the history)")
 def cost_chunkwise():
     """retention_chunkwise at L = 4096 stays within 1/16 of one L × L matrix (the parallel form needs several)."""
     yield _cost_case("chunkwise", "retention_chunkwise", 4096, 256)
 
 
-@check(probe="step_cost", cause="LinearAttentionState.step does not carry a fixed-size state (it builds an L × L matrix, calls a parallel form or keeps the history)")
+@check(probe="step_cost", cause="LinearAttentionState.step does not carry a fixed-size state (it builds an L × L matrix, calls a parallel form on the whole sequence or keeps the history)")
 def cost_step():
     """LinearAttentionState.step costs the same after 1000 tokens as after 8."""
     def judge(got):
