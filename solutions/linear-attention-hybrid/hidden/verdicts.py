@@ -160,13 +160,20 @@ STEP_SUSPECTS = ["no_normalizer", "read_before_update", "read_before_update_eps"
                  "batch_shared_S"]
 
 
+def _atol(y):
+    """1e-5 of the outputs' scale: forward and step read the same tolerance, and a guarding epsilon of
+    1e-6 in the normalizer (a common, harmless choice) passes wherever a denominator is small."""
+    return 1e-5 * max(1.0, float(np.abs(y).max()))
+
+
 @check(probe="forward_runs")
 def forward_reference():
     """forward(x) equals the reference decayed, normalized linear attention."""
     for seed, (B, T, D, H) in enumerate(SHAPES):
         x, w = _inputs(100 + seed, B, T, D, H)
+        want = ref.linear_attention(x, w)
         yield Case(label=_label(B, T, D, H, w), inputs={"n": 1, "x0": x, **w},
-                   expect={"y0": ref.linear_attention(x, w)["y"]}, rtol=1e-5, atol=1e-7,
+                   expect={"y0": want["y"]}, rtol=1e-5, atol=_atol(want["y"]),
                    suspects=_suspects(x, w, FORWARD_SUSPECTS),
                    hint="Compare with the recurrence: y_t = Σ_{i≤t} γ^(t-i) s_ti v_i / Σ_{i≤t} γ^(t-i) s_ti, "
                         "s_ti = φ(q_t)·φ(k_i), per head.")
@@ -179,7 +186,7 @@ def step_reference():
         x, w = _inputs(200 + seed, B, T, D, H)
         want = ref.linear_attention(x, w)
         yield Case(label=_label(B, T, D, H, w), inputs={"n": 1, "x0": x, **w},
-                   expect={"y0": want["y"], "S0": want["S"], "z0": want["z"]}, rtol=1e-5, atol=1e-7,
+                   expect={"y0": want["y"], "S0": want["S"], "z0": want["z"]}, rtol=1e-5, atol=_atol(want["y"]),
                    suspects=_suspects(x, w, STEP_SUSPECTS),
                    hint="S ← γ·S + φ(k)vᵀ and z ← γ·z + φ(k), then y = φ(q)ᵀS / φ(q)ᵀz; return the NEW (S, z).")
 
