@@ -162,8 +162,9 @@ def run_checks(tree: Path, submission: Path, *, unsandboxed: bool = False,
     with sandbox.scratch_dir("checks") as work:
         harness, scratch = work / "harness", work / "submission"
         harness.mkdir()
-        shutil.copy(DRIVER, harness / "driver.py")
-        for path in (harness, harness / "driver.py"):
+        for script in (DRIVER, DRIVER.with_name("memwatch.py")):
+            shutil.copy(script, harness / script.name)
+        for path in (harness, *harness.iterdir()):
             path.chmod(0o755 if path.is_dir() else 0o644)
         shutil.copytree(submission, scratch, symlinks=False, ignore=shutil.ignore_patterns("__pycache__"))
         run_limits = sandbox.RunLimits(wall_s=limits.checks_timeout_s, idle_s=limits.case_timeout_s + 15,
@@ -210,6 +211,9 @@ def _judge(planned: list[PlannedCase], result: sandbox.RunResult, limits, run_li
             verdict[p.id] = judge_case(p.spec, p.case, None, _stopped_text(entry, result, limits))
         else:
             got, why = _read_result(message)
+            if got is not None and p.case.inputs.get("watch_memory") is True:  # measured by the driver's parent,
+                peak = entry.get("peak_private_bytes")  # outside the student's processes; never the answer's own
+                got["watched_peak_bytes"] = peak if type(peak) is int and peak >= -1 else -1
             verdict[p.id] = judge_case(p.spec, p.case, got, why)
         if entry.get("disk_full") is True and not verdict[p.id].passed:
             note = (f"your code filled the {run_limits.max_disk_mb} MB disk (or the {run_limits.tmp_mb} MB /tmp); "

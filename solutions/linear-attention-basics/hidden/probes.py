@@ -235,8 +235,9 @@ def _watch(la, names, longest=1):
 PARALLEL = ("linear_attention_parallel", "retention_parallel")
 
 
-def cost(form, L, m, d_v, chunk_size, limit_bytes):
-    """Run one form on float64 inputs of length L; report the largest tensor and the parallel calls."""
+def cost(form, L, m, d_v, chunk_size, limit_bytes, watch_memory=False):
+    """Run one form on float64 inputs of length L; report the largest tensor and the parallel calls.
+    (``watch_memory``: the driver also measures the whole run's memory from outside this process.)"""
     import linear_attention as la
     g = torch.Generator().manual_seed(L)
     Q, K, V = (torch.randn(L, n, generator=g, dtype=torch.float64) for n in (m, m, d_v))

@@ -191,8 +191,18 @@ def independent_states():
 
 # ----------------------------------------------------------------------------- what the algorithm costs
 
+WATCH_BUDGET = 96 * 2**20  # all the private memory of your processes at their peak, measured from outside them
+
+
 def _cost_judge(name, L, budget):
     def judge(got):
+        watched = got.get("watched_peak_bytes")
+        if watched == -1:
+            return (f"the memory {name} uses could not be measured: a process of your code made itself unreadable "
+                    "(flagged for review)")
+        if isinstance(watched, (int, float)) and watched > WATCH_BUDGET:
+            return (f"at L={L}, {name} held {watched / 2**20:.0f} MiB at its peak (the budget is "
+                    f"{WATCH_BUDGET >> 20} MiB, less than one L × L matrix): it must never build an L × L matrix")
         called = str(got.get("called", ""))
         if called:
             return (f"{name} calls {called} on the whole sequence (or a growing part of it): the recurrent and "
@@ -209,7 +219,8 @@ def _cost_judge(name, L, budget):
 def _cost_case(form, name, L, chunk):
     budget = L * L * 8 // 16          # float64: one sixteenth of a single L × L matrix
     return Case(label=f"{name}, float64, L={L}" + (f", chunk_size={chunk}" if chunk else ""),
-                inputs={"form": form, "L": L, "m": 4, "d_v": 4, "chunk_size": chunk, "limit_bytes": budget},
+                inputs={"form": form, "L": L, "m": 4, "d_v": 4, "chunk_size": chunk, "limit_bytes": budget,
+                        "watch_memory": True},
                 judge=_cost_judge(name, L, budget),
                 hint="Carry S (m × d_v) from token to token (or R from chunk to chunk); never build the L × L "
                      "score or decay matrix, and never call the parallel form on more than one chunk.")
@@ -218,13 +229,13 @@ def _cost_case(form, name, L, chunk):
 @check(probe="cost", cause="linear_attention_recurrent is not recurrent (it builds an L × L matrix, calls a parallel form on the whole sequence or keeps the history)")
 def cost_linear_recurrent():
     """linear_attention_recurrent carries a state: no L × L matrix, no call to the parallel form."""
-    yield _cost_case("linear_recurrent", "linear_attention_recurrent", 512, 0)
+    yield _cost_case("linear_recurrent", "linear_attention_recurrent", 4096, 0)
 
 
 @check(probe="cost", cause="retention_recurrent is not recurrent (it builds an L × L matrix, calls a parallel form on the whole sequence or keeps the history)")
 def cost_retention_recurrent():
     """retention_recurrent carries a state: no L × L matrix, no call to the parallel form."""
-    yield _cost_case("retention_recurrent", "retention_recurrent", 512, 0)
+    yield _cost_case("retention_recurrent", "retention_recurrent", 4096, 0)
 
 
 @check(probe="cost", cause="retention_chunkwise is not chunkwise (it builds an L × L matrix, calls a parallel form on the whole sequence or keeps the history)")
