@@ -103,8 +103,9 @@ def _held_bytes(module):
     return total
 
 
-def step_cost(x, early, late, **weights):
-    """step after `early` and after `late` tokens: operations, largest tensor, bytes kept on the layer."""
+def step_cost(x, early, late, watch_memory=False, **weights):
+    """step after `early` and after `late` tokens: operations, largest tensor, bytes kept on the layer.
+    (``watch_memory``: the driver also measures the whole run's memory from outside this process.)"""
     layer = _layer(**weights)
     xt = _t(x)
     state, out = None, {}

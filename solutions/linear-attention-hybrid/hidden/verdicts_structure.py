@@ -223,22 +223,33 @@ def state_carried():
                         "step must return the NEW state.")
 
 
+WATCH_BUDGET = 96 * 2**20  # all the private memory of the student's processes, measured from outside them
+
+
 @check(probe="step_cost", cause="step is not recurrent: it keeps the history or reruns forward over it")
 def cost_step():
-    """One step costs the same after 500 tokens as after 8 (operations, memory, what the layer keeps)."""
-    x, w = _inputs(1700, 1, 501, 8, 2)
+    """One step costs the same after 2000 tokens as after 8 (operations, memory, what the layer keeps)."""
+    x, w = _inputs(1700, 1, 2001, 8, 2)
 
     def judge(got):
+        watched = got.get("watched_peak_bytes")
+        if watched == -1:
+            return "the memory step uses could not be measured: a process of your code made itself unreadable"
+        if isinstance(watched, (int, float)) and watched > WATCH_BUDGET:
+            return (f"2000 steps held {watched / 2**20:.0f} MiB at their peak (the budget is "
+                    f"{WATCH_BUDGET >> 20} MiB; (S, z) is a few kB): step reruns forward over the history")
         ops = (int(got["ops_early"]), int(got["ops_late"]))
         if ops[1] > ops[0] + 4:
-            return f"one step does {ops[1]} tensor operations after 500 tokens but {ops[0]} after 8: its work grows"
+            return f"one step does {ops[1]} tensor operations after 2000 tokens but {ops[0]} after 8: its work grows"
         if int(got["largest_late"]) > 2 * int(got["largest_early"]) + 4096:
-            return "one step builds far larger tensors after 500 tokens than after 8: its memory grows with the history"
+            return ("one step builds far larger tensors after 2000 tokens than after 8: its memory grows with the "
+                    "history")
         if int(got["held_late"]) > int(got["held_early"]):
-            return ("the layer holds more tensor bytes after 500 tokens than after 8: it keeps the history "
+            return ("the layer holds more tensor bytes after 2000 tokens than after 8: it keeps the history "
                     "instead of carrying (S, z)")
         return None
-    yield Case(label="D=8, H=2, step 8 vs step 500", inputs={"x": x, "early": 8, "late": 500, **w}, judge=judge,
+    yield Case(label="D=8, H=2, step 8 vs step 2000", inputs={"x": x, "early": 8, "late": 2000, "watch_memory": True,
+                                                                  **w}, judge=judge,
                hint="A step folds one token into (S, z) and reads them: constant work and memory per token, "
                     "whatever the history.")
 
