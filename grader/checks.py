@@ -1,4 +1,4 @@
-"""The authoring API for hidden checks: ``from grader.checks import Case, check``.
+"""The authoring API for hidden checks: ``from grader.checks import Case, check`` (and `watched_memory`).
 
 Kept at this path for assignments written against it; the implementation lives in
 `grader.grading.checks`.
@@ -10,6 +10,7 @@ from grader.grading.checks import (  # noqa: F401
     judge_case,
     load_checks,
     probe_names,
+    watched_memory,
 )
 
-__all__ = ["Case", "CheckSpec", "check", "judge_case", "load_checks", "probe_names"]
+__all__ = ["Case", "CheckSpec", "check", "judge_case", "load_checks", "probe_names", "watched_memory"]

@@ -66,6 +66,18 @@ def check(probe: str, title: str | None = None, cause: str = "") -> Callable:
     return mark
 
 
+def watched_memory(got: Mapping[str, Value], budget_bytes: int, what: str) -> str | None:
+    """The verdict on a ``watch_memory`` case's peak (``got["watched_peak_bytes"]``, measured by the driver
+    from outside the student's processes; docs/authoring.md): None within ``budget_bytes``, else a message
+    about ``what`` ("at L=4096, retention_chunkwise"). -1 means a process of the student's hid its memory."""
+    peak = got.get("watched_peak_bytes")
+    if peak == -1:
+        return f"{what}: its memory could not be measured (a process of your code made itself unreadable)"
+    if isinstance(peak, (int, float)) and peak > budget_bytes:
+        return f"{what} held {peak / 2**20:.0f} MiB at its peak (the budget is {budget_bytes / 2**20:.0f} MiB)"
+    return None
+
+
 class CheckDefinitionError(Exception):
     """A hidden verdicts file is malformed (the instructor's mistake, not the student's)."""
 

@@ -2,7 +2,7 @@
 float32, two decoding states side by side, and what the recurrent and chunkwise forms cost."""
 import numpy as np
 
-from grader.checks import Case, check
+from grader.checks import Case, check, watched_memory
 
 from . import reference as ref
 from . import verdicts as v
@@ -196,13 +196,9 @@ WATCH_BUDGET = 96 * 2**20  # all the private memory of your processes at their p
 
 def _cost_judge(name, L, budget):
     def judge(got):
-        watched = got.get("watched_peak_bytes")
-        if watched == -1:
-            return (f"the memory {name} uses could not be measured: a process of your code made itself unreadable "
-                    "(flagged for review)")
-        if isinstance(watched, (int, float)) and watched > WATCH_BUDGET:
-            return (f"at L={L}, {name} held {watched / 2**20:.0f} MiB at its peak (the budget is "
-                    f"{WATCH_BUDGET >> 20} MiB, less than one L × L matrix): it must never build an L × L matrix")
+        too_much = watched_memory(got, WATCH_BUDGET, f"at L={L}, {name}")
+        if too_much:
+            return too_much + ": not even one L × L matrix fits in it, so the form must never build one"
         called = str(got.get("called", ""))
         if called:
             return (f"{name} calls {called} on the whole sequence (or a growing part of it): the recurrent and "

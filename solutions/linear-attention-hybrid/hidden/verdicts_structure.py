@@ -3,7 +3,7 @@ the state step returns, and what one step costs. Each compares the student's out
 student's own outputs on related inputs, never with the reference."""
 import numpy as np
 
-from grader.checks import Case, check
+from grader.checks import Case, check, watched_memory
 
 from .verdicts import MISTAKES, _arr, _close, _inputs, _label, _moved, _suffixed, _with
 
@@ -232,12 +232,9 @@ def cost_step():
     x, w = _inputs(1700, 1, 2001, 8, 2)
 
     def judge(got):
-        watched = got.get("watched_peak_bytes")
-        if watched == -1:
-            return "the memory step uses could not be measured: a process of your code made itself unreadable"
-        if isinstance(watched, (int, float)) and watched > WATCH_BUDGET:
-            return (f"2000 steps held {watched / 2**20:.0f} MiB at their peak (the budget is "
-                    f"{WATCH_BUDGET >> 20} MiB; (S, z) is a few kB): step reruns forward over the history")
+        too_much = watched_memory(got, WATCH_BUDGET, "2000 steps")
+        if too_much:
+            return too_much + "; (S, z) is a few kB: step reruns forward over the history"
         ops = (int(got["ops_early"]), int(got["ops_late"]))
         if ops[1] > ops[0] + 4:
             return f"one step does {ops[1]} tensor operations after 2000 tokens but {ops[0]} after 8: its work grows"
