@@ -148,9 +148,12 @@ def keep_cached(name: str, src: Path, pattern: str) -> None:
     for path in sorted(src.glob(pattern)) if cache else ():
         if (cache / path.name).exists() or not path.is_file():
             continue
+        part = None
         try:
             with tempfile.NamedTemporaryFile(dir=cache, prefix=".part-", delete=False) as part:
                 part.write(path.read_bytes())
             os.replace(part.name, cache / path.name)
         except OSError as exc:
             log.warning("could not keep %s in the cache: %s", path.name, exc)
+            if part is not None:  # no half-written part left behind
+                Path(part.name).unlink(missing_ok=True)
