@@ -69,15 +69,15 @@ def task_bench(args) -> int:
     """`bench grade` measures the grader, `bench scale` the batch engines; `bench NAME` runs the benchmarks
     an assignment keeps in `assignments/NAME/_bench/` (NAME may be a unique suffix, e.g. `basics`)."""
     if args.what == "grade":
-        from grader.bench import main
+        from benchmarks.grade import main
 
         return main(args.rest)
     if args.what == "scale":
-        from grader.bench_scale import main
+        from benchmarks.scale import main
 
         return main(args.rest)
     if args.what == "loop":
-        from grader.bench_loop import main
+        from benchmarks.loop import main
 
         return main(args.rest)
     import runpy

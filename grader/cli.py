@@ -33,8 +33,8 @@ def _refuse_unsandboxed(allow: bool) -> bool:
 
 
 def cmd_local(args) -> int:
-    from grader.grading.pipeline import grade_local
     from grader.report.render import render_terminal, write_reports
+    from grader.student.local import grade_local
 
     folder = Path(args.local).resolve()
     report = grade_local(folder)
@@ -60,12 +60,12 @@ def cmd_submission(args) -> int:
 
 
 def cmd_batch(args) -> int:
-    from grader.grading.batch import grade_batch
-    from grader.grading.shards import parse_shard
+    from grader.batch.run import grade_batch
+    from grader.batch.shards import parse_shard
 
     shard = parse_shard(args.shard) if args.shard else None
     if args.engine == "dask":  # the workers are probed for the sandbox, not this machine
-        from grader.grading.dask_engine import DaskEngine
+        from grader.batch.dask_engine import DaskEngine
 
         engine = DaskEngine(scheduler=args.scheduler, workers=args.workers, allow_unsandboxed=args.allow_unsandboxed,
                             allow_mixed=args.allow_mixed_isolation)
@@ -79,13 +79,13 @@ def cmd_batch(args) -> int:
 
 
 def cmd_merge(args) -> int:
-    from grader.grading.merge import merge_shards
+    from grader.batch.merge import merge_shards
 
     return merge_shards([Path(f) for f in args.outputs], Path(args.out))
 
 
 def cmd_pack(args) -> int:
-    from grader.grading.handin import pack_submission
+    from grader.student.pack import pack_submission
 
     path, files = pack_submission(Path(args.dir))
     print(f"wrote {path} with {', '.join(files)}\nhand in this one file")
@@ -93,7 +93,7 @@ def cmd_pack(args) -> int:
 
 
 def cmd_manual(args) -> int:
-    from grader.grading.manual import export_sheet, import_sheet
+    from grader.batch.manual import export_sheet, import_sheet
 
     if args.action == "export":
         return export_sheet(Path(args.out_dir), Path(args.sheet))

@@ -11,6 +11,11 @@ PACKAGE = Path(__file__).resolve().parents[1] / "grader"
 MAX_LINES = 350
 
 # layer -> the grader layers it may import (its own layer is always allowed)
+# The rooms, by audience: `grading` (one submission -> Report), `batch` (a class), `student` (the laptop),
+# `authoring` (instructors), `term` (the term's ledger: roster, deadlines, LMS exports), `integrity`
+# (similarity, shared wrong outputs, variants), `serve` (the hand-grading web app).
+CORE = {"grader.errors", "grader.results", "grader.config", "grader.bundle", "grader.sandbox", "grader.report",
+        "grader"}
 ALLOWED = {
     "grader.errors": set(),
     "grader.results": {"grader.errors"},
@@ -19,18 +24,16 @@ ALLOWED = {
     "grader.sandbox.inside": set(),
     "grader.sandbox": {"grader.errors"},
     "grader.report": {"grader.errors", "grader.results", "grader.config"},
-    "grader.grading": {"grader.errors", "grader.results", "grader.config", "grader.bundle", "grader.sandbox",
-                       "grader.report", "grader"},
-    "grader.authoring": {"grader.errors", "grader.results", "grader.config", "grader.bundle", "grader.sandbox",
-                         "grader.report", "grader.grading", "grader"},
+    "grader.grading": CORE,
     "grader.checks": {"grader.grading"},
-    "grader.bench": {"grader.errors", "grader.config", "grader.sandbox", "grader.grading", "grader.report",
-                     "grader.bundle", "grader"},
-    "grader.bench_scale": {"grader.errors", "grader.results", "grader.sandbox", "grader.grading", "grader.bundle",
-                           "grader"},
-    "grader.bench_loop": {"grader.bench", "grader.config", "grader"},
-    "grader.cli": {"grader.errors", "grader.config", "grader.sandbox", "grader.grading", "grader.report",
-                   "grader.bundle", "grader.results", "grader"},
+    "grader.batch": CORE | {"grader.grading"},
+    "grader.student": CORE | {"grader.grading"},
+    "grader.authoring": CORE | {"grader.grading", "grader.batch"},
+    "grader.integrity": CORE | {"grader.grading", "grader.batch"},
+    "grader.term": CORE | {"grader.grading", "grader.batch", "grader.integrity"},
+    "grader.serve": CORE | {"grader.grading", "grader.batch", "grader.term"},
+    "grader.cli": CORE | {"grader.grading", "grader.batch", "grader.student", "grader.authoring", "grader.term",
+                          "grader.integrity", "grader.serve"},
 }
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import yaml
 
 from grader import sandbox
-from grader.grading.batch import grade_batch
+from grader.batch.run import grade_batch
 from grader.report.render import load_report
 
 log = logging.getLogger(__name__)

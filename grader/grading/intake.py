@@ -18,7 +18,7 @@ from pathlib import Path
 
 from grader.bundle import IDENTITY, Bundle, Identity, read_identity
 from grader.config import AssignmentConfig
-from grader.grading.unpack import SubmissionError, Unpacked, _glob_regex, unpack_submission
+from grader.grading.unpack import SubmissionError, Unpacked, glob_regex, unpack_submission
 
 NOTEBOOK_MAX_BYTES = 50_000_000
 
@@ -118,7 +118,7 @@ def take_in(submission: Path, work: Path, bundle: Bundle) -> Intake:
     identity = _identity(unpacked, config)
     notes = check_identity(identity, bundle)
     kept = [f for f in unpacked.files if f != IDENTITY]
-    present = tuple(p for p in config.student_files if any(_glob_regex(p.strip("/")).match(f) for f in kept))
+    present = tuple(p for p in config.student_files if any(glob_regex(p.strip("/")).match(f) for f in kept))
     missing = tuple(p for p in config.student_files if p not in present)
     if not present:
         found = ", ".join(unpacked.ignored[:6]) + (", ..." if len(unpacked.ignored) > 6 else "")
@@ -138,7 +138,7 @@ def assemble(intake: Intake, template: Path, config: AssignmentConfig, work: Pat
     tree = work / "tree"
     shutil.copytree(template, tree)
     for pattern in intake.missing:
-        rx = _glob_regex(pattern.strip("/"))
+        rx = glob_regex(pattern.strip("/"))
         for path in sorted(tree.rglob("*")):
             if path.is_file() and rx.match(path.relative_to(tree).as_posix()):
                 path.unlink()

@@ -4,7 +4,7 @@
     -> official checks (probe/verdict pairs) -> answers -> score -> Report
 
 `grade_submission` is the official path (sandboxed, hidden checks, full answer key);
-`grade_local` is the student's `grade --local` (public tests, public key, unofficial).
+`grader.student.local.grade_local` (the student's `grade --local`) runs `grade_tree` with public material.
 """
 from __future__ import annotations
 
@@ -12,18 +12,17 @@ import dataclasses
 import json
 import logging
 import platform
-import shutil
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from grader import __version__, sandbox
 from grader.bundle import Bundle, folder_hash, open_bundle
-from grader.config import AssignmentConfig, Rubric, RubricKind, load_assignment, load_rubric
-from grader.errors import UsageError
+from grader.config import AssignmentConfig, Rubric, RubricKind
 from grader.grading.answers import (
     AnswerFormatError,
     check_answers,
@@ -40,7 +39,6 @@ from grader.grading.execute import (
     skipped_run,
 )
 from grader.grading.intake import assemble, submission_name, take_in
-from grader.grading.local_cache import LocalCache
 from grader.grading.notebook import answer_id_of, cell_source, exercise_cell_counts, is_answers_cell
 from grader.grading.probing import run_checks
 from grader.grading.public_tests import run_public_tests
@@ -113,6 +111,13 @@ def _exercise_cells(template_nb: dict) -> dict[str, int]:
     return exercise_cell_counts(template_nb)
 
 
+class StageCache(Protocol):
+    """What `grade_tree` asks of a stage cache (the student room's `LocalCache`): wrap the notebook and
+    public-test stages so that one whose inputs did not change returns its last result."""
+
+    def wrap(self, tree: Path, config: AssignmentConfig, prepared: dict, notebook, tests, fallback): ...
+
+
 @dataclass(frozen=True)
 class GradedTree:
     """What the stages shared by the official and the local path decided about one tree."""
@@ -133,9 +138,9 @@ def _timed(fn, *args, **kwargs):
     return result, round(time.perf_counter() - started, 2)
 
 
-def _grade_tree(tree: Path, template: Path, config: AssignmentConfig, rubric: Rubric, *, key: dict,
-                checks_from: Path | None, unsandboxed: bool, parallel: bool = True,
-                cache: LocalCache | None = None) -> GradedTree:
+def grade_tree(tree: Path, template: Path, config: AssignmentConfig, rubric: Rubric, *, key: dict,
+               checks_from: Path | None, unsandboxed: bool, parallel: bool = True,
+               cache: StageCache | None = None) -> GradedTree:
     """The stages shared by the official and the local path (``cache``: the local path's stage results)."""
     timings, notes = {}, []
     nb_path = tree / config.notebook
@@ -262,18 +267,18 @@ def _grade_submission(submission: Path, bundle: Bundle, *, unsandboxed: bool, na
             sub_hash = folder_hash(work / "unpacked")
         except SubmissionError as exc:
             return failed_report(config, rubric, name, "invalid", str(exc), True, bundle.hash)
-        key = _key(bundle.solution, config)
+        key = answer_key(bundle.solution, config)
         try:
-            graded = _grade_tree(tree, bundle.template, config, rubric, key=key, checks_from=bundle.solution,
-                                 unsandboxed=unsandboxed, parallel=parallel)
+            graded = grade_tree(tree, bundle.template, config, rubric, key=key, checks_from=bundle.solution,
+                                unsandboxed=unsandboxed, parallel=parallel)
         except NotebookError as exc:
             return failed_report(config, rubric, name, "invalid", str(exc), True, bundle.hash, sub_hash)
-        graded = _feedback_after_publishing(graded, rubric, _key(bundle.template, config), config)
+        graded = _feedback_after_publishing(graded, rubric, answer_key(bundle.template, config), config)
     if intake.missing and graded.status == "graded":
         graded = dataclasses.replace(graded, status="incomplete")
     if unsandboxed:
         notes.append("graded WITHOUT a sandbox (--allow-unsandboxed): not an official grade")
-    return _report(config, rubric, name, graded, started, official=not unsandboxed, before=notes,
+    return build_report(config, rubric, name, graded, started, official=not unsandboxed, before=notes,
                    submission_hash=sub_hash, bundle_hash=bundle.hash)
 
 
@@ -283,7 +288,7 @@ def _template_notebook(template: Path, config: AssignmentConfig) -> dict:
     return prepare_notebook(read_notebook(text, config.notebook), json.loads(text))[0]
 
 
-def _key(folder: Path, config: AssignmentConfig) -> dict:
+def answer_key(folder: Path, config: AssignmentConfig) -> dict:
     path = folder / "answer_key.yaml"
     return load_key(path, sigfigs=config.answers.sigfigs, hints=config.answers.hints) if path.is_file() else {}
 
@@ -299,7 +304,7 @@ def _feedback_after_publishing(graded: GradedTree, rubric: Rubric, public_key: d
     return dataclasses.replace(graded, items=items)
 
 
-def _report(config: AssignmentConfig, rubric: Rubric, name: str, graded: GradedTree, started: float, *,
+def build_report(config: AssignmentConfig, rubric: Rubric, name: str, graded: GradedTree, started: float, *,
             official: bool, before: list[str] = (), after: list[str] = (), submission_hash: str = "",
             bundle_hash: str = "") -> Report:
     """The one place a graded tree becomes a Report."""
@@ -308,27 +313,3 @@ def _report(config: AssignmentConfig, rubric: Rubric, name: str, graded: GradedT
                   isolation=graded.isolation, cells=graded.cells, figures=graded.figures,
                   notes=(*before, *graded.notes, *after), environment=environment(), timings=timings,
                   submission_hash=submission_hash, bundle_hash=bundle_hash)
-
-
-def grade_local(folder: Path) -> Report:
-    """`grade --local`: a student's own copy of the template; public material only, unofficial."""
-    folder = Path(folder).resolve()
-    if not (folder / "assignment.yaml").is_file():
-        raise UsageError(f"{folder} has no assignment.yaml; run 'grade --local' inside your assignment folder "
-                         "(the one holding the notebook)")
-    config, rubric = load_assignment(folder, check_name=False), load_rubric(folder)
-    key = _key(folder, config)
-    started = time.perf_counter()
-    with sandbox.scratch_dir("local") as tmp:
-        tree = tmp / "tree"
-        shutil.copytree(folder, tree, ignore=shutil.ignore_patterns("__pycache__", "grade-report", ".*", "venv",
-                                                                    "wheels", "*.zip"))
-        graded = _grade_tree(tree, folder, config, rubric, key=key, checks_from=None,
-                             unsandboxed=not sandbox.sandbox_available(), cache=LocalCache(folder))
-    after = ["local run: public tests and public answers only; hidden items are graded by the official grader"]
-    if not sandbox.sandbox_available():  # (the notebook may have been skipped: its isolation says nothing)
-        after.append("unofficial: not sandboxed")
-    elif not graded.isolation:
-        graded = dataclasses.replace(graded, isolation=sandbox.detect_isolation())
-    return _report(config, rubric, folder.name, graded, started, official=False, after=after,
-                   submission_hash=folder_hash(folder))

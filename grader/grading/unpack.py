@@ -26,7 +26,7 @@ log = logging.getLogger(__name__)
 
 _CHUNK = 1 << 16
 # Folders and files that tools add by themselves; never kept, never counted against max_files.
-_JUNK_DIRS = {"__MACOSX", ".git", ".ipynb_checkpoints", "__pycache__", ".pytest_cache", ".venv", "venv",
+JUNK_DIRS = {"__MACOSX", ".git", ".ipynb_checkpoints", "__pycache__", ".pytest_cache", ".venv", "venv",
               ".idea", ".vscode"}
 _JUNK_FILES = {".DS_Store", "Thumbs.db", "desktop.ini"}
 # Installed modules a submission file could shadow, besides the standard library.
@@ -77,10 +77,10 @@ def _clean_name(raw: str) -> str:
 
 def _is_junk(path: str) -> bool:
     parts = path.split("/")
-    return bool(_JUNK_DIRS.intersection(parts[:-1])) or parts[-1] in _JUNK_FILES or parts[-1].startswith("._")
+    return bool(JUNK_DIRS.intersection(parts[:-1])) or parts[-1] in _JUNK_FILES or parts[-1].startswith("._")
 
 
-def _glob_regex(pattern: str) -> re.Pattern[str]:
+def glob_regex(pattern: str) -> re.Pattern[str]:
     """Full-path glob: `*` and `?` stay within one folder, `**/` spans folders."""
     out, i = "", 0
     while i < len(pattern):
@@ -114,7 +114,7 @@ def _danger(path: str) -> str:
 
 def _select(paths: list[str], allowed: list[str] | None) -> tuple[list[str], list[tuple[str, str]]]:
     """Split paths into kept and (ignored, reason)."""
-    patterns = [_glob_regex(p.strip("/")) for p in allowed] if allowed is not None else None
+    patterns = [glob_regex(p.strip("/")) for p in allowed] if allowed is not None else None
     kept, ignored = [], []
     for path in sorted(paths):
         listed = patterns is not None and any(p.match(path) for p in patterns)
@@ -191,7 +191,7 @@ def _folder_entries(src: Path) -> Iterator[_Entry]:
                                       "pipe or socket)")
             if stat.S_ISREG(st.st_mode):
                 yield _Entry(_clean_name(rel), st.st_size, lambda full=full: open(full, "rb"))
-        dirnames[:] = [d for d in dirnames if d not in _JUNK_DIRS]
+        dirnames[:] = [d for d in dirnames if d not in JUNK_DIRS]
 
 
 # ----------------------------------------------------------------------------- unpacking

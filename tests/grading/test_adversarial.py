@@ -25,8 +25,8 @@ import yaml
 from grader import sandbox
 from grader.authoring.build import build
 from grader.authoring.release import release_assignment
-from grader.grading.batch import grade_batch
-from grader.grading.manual import export_sheet
+from grader.batch.manual import export_sheet
+from grader.batch.run import grade_batch
 from grader.report.render import load_report
 from grader.sandbox import sweep_stale
 

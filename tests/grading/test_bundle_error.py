@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from grader.authoring.build import build
+from grader.batch.run import grade_batch
 from grader.bundle import bundle_entries, write_zip
-from grader.grading.batch import grade_batch
 from grader.grading.pipeline import grade_submission
 from grader.report.render import load_report
 

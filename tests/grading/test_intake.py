@@ -19,8 +19,8 @@ import pytest
 from grader import sandbox
 from grader.authoring.build import build
 from grader.authoring.release import release_assignment
+from grader.batch.run import grade_batch
 from grader.bundle import IDENTITY, Identity
-from grader.grading.batch import grade_batch
 from grader.grading.pipeline import grade_submission
 from grader.report.render import load_report
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from grader.grading import local_cache, public_tests
+from grader.grading import public_tests
 from grader.grading.execute import NotebookRun
-from grader.grading.local_cache import LocalCache
 from grader.results import CellOutcome, Figure
+from grader.student import cache as local_cache
+from grader.student.cache import LocalCache
 
 
 def _folder(tmp_path: Path) -> tuple[Path, dict]:

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from grader.grading.naming import assign, safe_name
+from grader.batch.naming import assign, safe_name
 from grader.sandbox import channel
 
 

@@ -24,8 +24,8 @@ import pytest
 from grader import cli, sandbox
 from grader.authoring.build import build
 from grader.authoring.release import release_assignment
+from grader.batch.run import grade_batch
 from grader.errors import UsageError
-from grader.grading.batch import grade_batch
 from grader.report.render import load_report
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -171,7 +171,7 @@ def test_batch_writes_a_gradebook_row_per_submission_and_a_summary(batch, toy):
 def test_rerun_skips_everything(batch, toy, caplog):
     before = _mtimes(toy.out)
     assert len(before) == 3
-    with caplog.at_level(logging.INFO, logger="grader.grading.batch"):
+    with caplog.at_level(logging.INFO, logger="grader.batch.run"):
         assert grade_batch(toy.subs, toy.bundle, toy.out, jobs=2, unsandboxed=UNSANDBOXED) == 0
     assert "3 submission(s): 0 to grade, 3 already graded" in caplog.text
     assert _mtimes(toy.out) == before
@@ -190,7 +190,7 @@ def test_zip_of_only_the_changed_files_grades_like_the_folder_and_force_regrades
     assert grade_batch(subs, toy.bundle, out, unsandboxed=UNSANDBOXED) == 0
     assert _mtimes(out) == kept
     # ...and --force grades it again, to the same points
-    with caplog.at_level(logging.INFO, logger="grader.grading.batch"):
+    with caplog.at_level(logging.INFO, logger="grader.batch.run"):
         assert grade_batch(subs, toy.bundle, out, force=True, unsandboxed=UNSANDBOXED) == 0
     assert "1 submission(s): 1 to grade, 0 already graded" in caplog.text
     assert _mtimes(out) != kept

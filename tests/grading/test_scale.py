@@ -24,12 +24,12 @@ import pytest
 from grader import cli, sandbox
 from grader.authoring.build import build
 from grader.authoring.release import release_assignment
+from grader.batch import run as batch
+from grader.batch.engines import isolation_decision, materialise, pack_submission
+from grader.batch.merge import MergeError, merge_shards
+from grader.batch.shards import MANIFEST_DIR, Shard, parse_shard, shard_of
 from grader.bundle import folder_files, open_bundle
 from grader.errors import UsageError
-from grader.grading import batch
-from grader.grading.engines import isolation_decision, materialise, pack_submission
-from grader.grading.merge import MergeError, merge_shards
-from grader.grading.shards import MANIFEST_DIR, Shard, parse_shard, shard_of
 from grader.report.render import load_report, render_json
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -265,7 +265,7 @@ def test_a_two_worker_local_cluster_grades_like_jobs_2(klass, tmp_path):
 
 def _killing_task(marks: str, entry_name, name, *args):
     """Kills its own worker process: every time for `poison`, the first time for `dave_once`."""
-    from grader.grading.dask_engine import grade_task
+    from grader.batch.dask_engine import grade_task
 
     mark = Path(marks) / name
     if name == "poison" or (name == "dave_once" and not mark.exists()):
@@ -288,7 +288,7 @@ def cluster():
 
 
 def test_a_killed_worker_loses_no_row_and_a_poison_submission_becomes_crashed(klass, cluster, tmp_path):
-    from grader.grading.dask_engine import DaskEngine
+    from grader.batch.dask_engine import DaskEngine
 
     subs, out, marks = tmp_path / "subs", tmp_path / "out", tmp_path / "marks"
     marks.mkdir()
@@ -313,7 +313,7 @@ def _hanging_task(entry_name, name, *args):
 
 
 def test_a_task_past_its_deadline_stops_its_worker_then_becomes_crashed(klass, cluster, tmp_path):
-    from grader.grading.dask_engine import DaskEngine
+    from grader.batch.dask_engine import DaskEngine
 
     subs, out = tmp_path / "subs", tmp_path / "out"
     shutil.copytree(klass.subs / "bob_template", subs / "stuck")
@@ -325,7 +325,7 @@ def test_a_task_past_its_deadline_stops_its_worker_then_becomes_crashed(klass, c
 
 
 def test_workers_of_another_grader_version_are_refused(klass, cluster, tmp_path, monkeypatch):
-    from grader.grading import dask_engine
+    from grader.batch import dask_engine
 
     monkeypatch.setattr(dask_engine, "grader_version", lambda: "0.0.1+driver")
     engine = dask_engine.DaskEngine(scheduler=cluster.scheduler_address, allow_unsandboxed=UNSANDBOXED)

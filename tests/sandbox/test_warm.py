@@ -20,7 +20,7 @@ import pytest
 from grader import sandbox
 from grader.authoring.build import build
 from grader.authoring.release import release_assignment
-from grader.grading.batch import grade_batch
+from grader.batch.run import grade_batch
 from grader.report.render import load_report
 from grader.sandbox import Mount, RunLimits, sandbox_available, sandbox_python, warm
 

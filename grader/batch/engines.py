@@ -1,9 +1,9 @@
 """Where the submissions of a batch are graded: an engine takes jobs and yields (job, report).
 
     ThreadEngine   this machine: a thread per job (`--jobs N`); the work runs in sandboxed child processes
-    DaskEngine     a Dask cluster, or a LocalCluster it starts (grader/grading/dask_engine.py)
+    DaskEngine     a Dask cluster, or a LocalCluster it starts (grader/batch/dask_engine.py)
 
-Engines only grade. The driver (grader/grading/batch.py) is the one writer of the output folder.
+Engines only grade. The driver (grader/batch/run.py) is the one writer of the output folder.
 Every engine grades a submission with the same `grade_one`, so they give the same reports, and a
 failure of the grader on one submission becomes a `crashed` report, never an aborted batch.
 Submissions travel to remote workers as bytes (`pack_submission` / `materialise`), so no shared
@@ -22,7 +22,7 @@ from typing import Iterator, Protocol
 from grader.bundle import Bundle
 from grader.errors import UsageError
 from grader.grading.pipeline import failed_report, grade_submission
-from grader.grading.unpack import _JUNK_DIRS
+from grader.grading.unpack import JUNK_DIRS
 from grader.results import Report
 
 log = logging.getLogger(__name__)
@@ -129,7 +129,7 @@ def pack_submission(path: Path) -> tuple[str, object] | None:
                 files.append((full.relative_to(path).as_posix(), full.read_bytes()))
             elif not stat.S_ISDIR(mode):
                 return None
-        dirnames[:] = [d for d in dirnames if d not in _JUNK_DIRS]
+        dirnames[:] = [d for d in dirnames if d not in JUNK_DIRS]
     return "folder", sorted(files)
 
 

@@ -16,8 +16,8 @@ import logging
 import shutil
 from pathlib import Path
 
+from grader.batch.shards import Manifest, read_manifests, shard_of
 from grader.errors import UsageError
-from grader.grading.shards import Manifest, read_manifests, shard_of
 from grader.grading.version import version_of
 from grader.report.render import load_report
 from grader.report.summary import write_class_summary

@@ -7,7 +7,7 @@ from pathlib import Path
 from grader.bundle import IDENTITY, write_zip
 from grader.config import load_assignment
 from grader.errors import UsageError
-from grader.grading.unpack import _glob_regex
+from grader.grading.unpack import glob_regex
 
 
 def hand_in_files(folder: Path) -> tuple[list[str], list[str]]:
@@ -15,7 +15,7 @@ def hand_in_files(folder: Path) -> tuple[list[str], list[str]]:
     config = load_assignment(folder, check_name=False)
     found, missing = [], []
     for pattern in config.student_files:
-        rx = _glob_regex(pattern.strip("/"))
+        rx = glob_regex(pattern.strip("/"))
         matches = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*")
                          if p.is_file() and not p.is_symlink() and rx.match(p.relative_to(folder).as_posix())
                          and "__pycache__" not in p.parts and ".ipynb_checkpoints" not in p.parts)

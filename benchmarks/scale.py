@@ -18,10 +18,10 @@ import time
 from pathlib import Path
 
 from grader import sandbox
+from grader.batch.engines import Job, ThreadEngine, materialise, pack_submission
+from grader.batch.run import grade_batch
 from grader.bundle import open_bundle
 from grader.errors import UsageError
-from grader.grading.batch import grade_batch
-from grader.grading.engines import Job, ThreadEngine, materialise, pack_submission
 from grader.results import ItemResult, Report
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def noop_task(entry_name: str, name: str, payload, bundle_blob, bundle_hash: str, mode: str) -> dict:
     """Everything a grading task does except grading: the bundle (opened once per worker), the
     submission written out, a report returned."""
-    from grader.grading.dask_engine import _worker_bundle
+    from grader.batch.dask_engine import _worker_bundle
 
     bundle = _worker_bundle(bundle_blob, bundle_hash)
     with tempfile.TemporaryDirectory(prefix="lrkit-noop-") as tmp:
@@ -53,14 +53,14 @@ def _timed_batch(subs: Path, bundle: Path, out: Path, engine) -> float:
 
 
 def _dask(workers: int, unsandboxed: bool, **kwargs):
-    from grader.grading.dask_engine import DaskEngine
+    from grader.batch.dask_engine import DaskEngine
 
     return DaskEngine(workers=workers, allow_unsandboxed=unsandboxed, **kwargs)
 
 
 def measure_overhead(bundle_path: Path, source: Path, tasks: int, workers: int, unsandboxed: bool) -> dict:
     """Per-task cost of the Dask engine itself, and of starting a LocalCluster."""
-    from grader.grading.dask_engine import BundleBytes
+    from grader.batch.dask_engine import BundleBytes
 
     with tempfile.TemporaryDirectory(prefix="lrkit-bench-") as tmp:
         bundle = open_bundle(bundle_path, Path(tmp) / "bundle")

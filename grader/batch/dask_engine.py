@@ -28,9 +28,7 @@ from collections import Counter, deque
 from pathlib import Path
 from typing import Callable, Iterator
 
-from grader.bundle import Bundle, folder_files, open_bundle
-from grader.errors import BundleError, LrkitError, UsageError
-from grader.grading.engines import (
+from grader.batch.engines import (
     Job,
     crashed_report,
     grade_one,
@@ -39,6 +37,8 @@ from grader.grading.engines import (
     order_jobs,
     pack_submission,
 )
+from grader.bundle import Bundle, folder_files, open_bundle
+from grader.errors import BundleError, LrkitError, UsageError
 from grader.grading.intake import unpack_any
 from grader.grading.pipeline import failed_report
 from grader.grading.unpack import SubmissionError

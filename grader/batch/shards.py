@@ -6,7 +6,7 @@
 Membership is `sha256(name) mod N`, so a late submission lands in one shard and moves no one
 else. Each shard writes `_shards/shard-<i>-of-<N>.json` into its output folder before grading:
 what it was asked to grade, the whole class it saw, the bundle hash and the grader version.
-`grade merge` reads those manifests to prove the union is complete (grader/grading/merge.py).
+`grade merge` reads those manifests to prove the union is complete (grader/batch/merge.py).
 """
 from __future__ import annotations
 

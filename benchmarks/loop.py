@@ -24,7 +24,7 @@ import statistics
 import tempfile
 from pathlib import Path
 
-from grader.bench import FLOOR, PYTHON, measure
+from benchmarks.grade import FLOOR, PYTHON, measure
 from grader.config import load_assignment
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -10,7 +10,7 @@ batch: every one ends with a row in the gradebook.
 
 With `shard=Shard(i, N)` only the submissions whose name hashes to shard i are graded, a manifest
 goes to `OUT/_shards/`, and no gradebook is written: `grade merge` writes it for all shards
-(grader/grading/shards.py, grader/grading/merge.py). Engines: grader/grading/engines.py.
+(grader/batch/shards.py, grader/batch/merge.py). Engines: grader/batch/engines.py.
 """
 from __future__ import annotations
 
@@ -20,14 +20,14 @@ import sys
 import time
 from pathlib import Path
 
+from grader.batch import naming
+from grader.batch.engines import Engine, Job, ThreadEngine
+from grader.batch.shards import Manifest, Shard, write_manifest
 from grader.bundle import Bundle, open_bundle
 from grader.config import AssignmentConfig
 from grader.errors import UsageError
-from grader.grading import naming
-from grader.grading.engines import Engine, Job, ThreadEngine
 from grader.grading.intake import submission_name, unpack_any
 from grader.grading.pipeline import failed_report
-from grader.grading.shards import Manifest, Shard, write_manifest
 from grader.grading.unpack import content_hash
 from grader.grading.version import grader_version, version_of
 from grader.report.render import load_report, write_reports

@@ -1,0 +1,40 @@
+"""`grade --local`: a student's own copy of the template, graded with public material only (the public
+tests, the public answer key), unofficially, reusing the stages whose inputs did not change."""
+from __future__ import annotations
+
+import dataclasses
+import shutil
+import time
+from pathlib import Path
+
+from grader import sandbox
+from grader.bundle import folder_hash
+from grader.config import load_assignment, load_rubric
+from grader.errors import UsageError
+from grader.grading.pipeline import answer_key, build_report, grade_tree
+from grader.results import Report
+from grader.student.cache import LocalCache
+
+
+def grade_local(folder: Path) -> Report:
+    """`grade --local`: a student's own copy of the template; public material only, unofficial."""
+    folder = Path(folder).resolve()
+    if not (folder / "assignment.yaml").is_file():
+        raise UsageError(f"{folder} has no assignment.yaml; run 'grade --local' inside your assignment folder "
+                         "(the one holding the notebook)")
+    config, rubric = load_assignment(folder, check_name=False), load_rubric(folder)
+    key = answer_key(folder, config)
+    started = time.perf_counter()
+    with sandbox.scratch_dir("local") as tmp:
+        tree = tmp / "tree"
+        shutil.copytree(folder, tree, ignore=shutil.ignore_patterns("__pycache__", "grade-report", ".*", "venv",
+                                                                    "wheels", "*.zip"))
+        graded = grade_tree(tree, folder, config, rubric, key=key, checks_from=None,
+                            unsandboxed=not sandbox.sandbox_available(), cache=LocalCache(folder))
+    after = ["local run: public tests and public answers only; hidden items are graded by the official grader"]
+    if not sandbox.sandbox_available():  # (the notebook may have been skipped: its isolation says nothing)
+        after.append("unofficial: not sandboxed")
+    elif not graded.isolation:
+        graded = dataclasses.replace(graded, isolation=sandbox.detect_isolation())
+    return build_report(config, rubric, folder.name, graded, started, official=False, after=after,
+                        submission_hash=folder_hash(folder))
