@@ -19,7 +19,15 @@ ID = re.compile(r"^[a-z0-9_]+$")
 
 
 class ConfigError(LrkitError):
-    """A configuration file is wrong; the message names the file and the key."""
+    """A configuration file is wrong. The fields say where and what, so nothing parses the text again:
+    ``path`` the file, ``line`` its line when the YAML parser knows it, ``key`` the path of keys to the
+    value (``("items", 3, "points")``), ``item`` the rubric item's id, ``fix`` what to write instead."""
+
+    def __init__(self, path: Path | str, message: str, *, where: str = "", key: tuple = (), item: str = "",
+                 line: int | None = None, fix: str = ""):
+        self.path, self.message, self.key, self.item, self.line, self.fix = str(path), message, key, item, line, fix
+        self.where = where  # the location as the message shows it after the path ("items[3].points")
+        super().__init__(f"{self.path}{f':{line}' if line else ''}{f': {where}' if where else ''}: {message}")
 
 
 @dataclass(frozen=True)
@@ -112,104 +120,134 @@ def _read_yaml(path: Path) -> dict[str, Any]:
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise ConfigError(f"{path}: file not found") from None
+        raise ConfigError(path, "file not found") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        line = f":{mark.line + 1}" if mark else ""
-        raise ConfigError(f"{path}{line}: not valid YAML ({getattr(exc, 'problem', exc)})") from None
+        raise ConfigError(path, f"not valid YAML ({getattr(exc, 'problem', exc)})",
+                          line=mark.line + 1 if mark else None) from None
     if not isinstance(data, dict):
-        raise ConfigError(f"{path}: expected a mapping at the top level")
+        raise ConfigError(path, "expected a mapping at the top level")
     return data
 
 
-def _build(cls, data: Any, where: str):
-    """Construct dataclass ``cls`` from ``data``, rejecting unknown or missing keys."""
+def _build(cls, data: Any, path: Path, key: tuple = (), item: str = ""):
+    """Construct dataclass ``cls`` from ``data`` (found at ``key`` in ``path``), rejecting unknown or missing
+    keys and values of the wrong type."""
+    where = _where(key)
+
+    def fail(message: str, name: str = "", fix: str = "") -> ConfigError:
+        full = key + ((name,) if name else ())
+        return ConfigError(path, message, where=_where(full), key=full, item=item, fix=fix)
+
     if not isinstance(data, dict):
-        raise ConfigError(f"{where}: expected a mapping, got {type(data).__name__}")
+        raise ConfigError(path, f"expected a mapping, got {type(data).__name__}", where=where, key=key, item=item)
     known = {f.name: f for f in fields(cls)}
     unknown = sorted(set(data) - set(known))
     if unknown:
-        raise ConfigError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(known)})")
+        raise ConfigError(path, f"unknown key {unknown[0]!r} (known: {', '.join(known)})", where=where,
+                          key=key + (unknown[0],), item=item, fix="check its spelling and indentation")
     values = {}
     for name, f in known.items():
         if name not in data:
             if f.default is MISSING and f.default_factory is MISSING:
-                raise ConfigError(f"{where}: missing key {name!r}")
+                raise ConfigError(path, f"missing key {name!r}", where=where, key=key, item=item)
             continue
         value = data[name]
         hint = str(f.type)
         if hint.startswith("tuple"):
             if isinstance(value, str) or not isinstance(value, list):
-                raise ConfigError(f"{where}.{name}: expected a list")
+                raise fail("expected a list", name)
             value = tuple(str(v) for v in value)
         elif hint in ("float", "int"):
             if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise ConfigError(f"{where}.{name}: expected a number, got {value!r}")
+                raise fail(f"expected a number, got {value!r}", name)
             if hint == "int" and not float(value).is_integer():
-                raise ConfigError(f"{where}.{name}: expected a whole number, got {value!r}")
+                raise fail(f"expected a whole number, got {value!r}", name)
         elif hint == "bool" and not isinstance(value, bool):
-            raise ConfigError(f"{where}.{name}: expected true or false, got {value!r}")
+            raise fail(f"expected true or false, got {value!r}", name)
         elif hint == "str" and not isinstance(value, str):
-            raise ConfigError(f"{where}.{name}: expected text, got {value!r}")
+            raise fail(f"expected text, got {value!r}", name)
         values[name] = value
     return cls(**values)
 
 
+def _where(key: tuple) -> str:
+    """A key path as messages show it: ("items", 3, "points") -> "items[3].points"."""
+    out = ""
+    for k in key:
+        out += f"[{k}]" if isinstance(k, int) else (f".{k}" if out else str(k))
+    return out
+
+
 def load_assignment(folder: Path, check_name: bool = True) -> AssignmentConfig:
     path = folder / "assignment.yaml"
-    data = _read_yaml(path)
-    where = str(path)
-    data = dict(data)
+    data = dict(_read_yaml(path))
     if "baseline" not in data:
-        raise ConfigError(f"{where}: missing key 'baseline' (the public test counts on the untouched template, "
-                          "e.g. baseline: {passed: 8, failed: 7})")
-    data["baseline"] = _build(Baseline, data["baseline"], f"{where}: baseline")
-    data["limits"] = _build(AssignmentLimits, data.get("limits", {}), f"{where}: limits")
-    data["answers"] = _build(AnswerPolicy, data.get("answers", {}), f"{where}: answers")
+        raise ConfigError(path, "missing key 'baseline' (the public test counts on the untouched template, "
+                          "e.g. baseline: {passed: 8, failed: 7})", fix="baseline: {passed: 8, failed: 7}")
+    data["baseline"] = _build(Baseline, data["baseline"], path, ("baseline",))
+    data["limits"] = _build(AssignmentLimits, data.get("limits", {}), path, ("limits",))
+    data["answers"] = _build(AnswerPolicy, data.get("answers", {}), path, ("answers",))
     if data["answers"].feedback not in FEEDBACK_VISIBILITY:
-        raise ConfigError(f"{where}: answers.feedback: {data['answers'].feedback!r} is not one of "
-                          f"{', '.join(FEEDBACK_VISIBILITY)}")
+        raise ConfigError(path, f"{data['answers'].feedback!r} is not one of {', '.join(FEEDBACK_VISIBILITY)}",
+                          where="answers.feedback", key=("answers", "feedback"))
     if not 0 <= data["answers"].sigfigs <= 15:
-        raise ConfigError(f"{where}: answers.sigfigs: expected 0 (off) to 15, got {data['answers'].sigfigs}")
-    config = _build(AssignmentConfig, data, where)
+        raise ConfigError(path, f"expected 0 (off) to 15, got {data['answers'].sigfigs}", where="answers.sigfigs",
+                          key=("answers", "sigfigs"))
+    config = _build(AssignmentConfig, data, path)
     if check_name and config.name != folder.name:
-        raise ConfigError(f"{where}: name {config.name!r} differs from the folder name {folder.name!r}")
+        raise ConfigError(path, f"name {config.name!r} differs from the folder name {folder.name!r}", key=("name",),
+                          fix=f"name: {folder.name}")
     return config
 
 
 def load_rubric(folder: Path) -> Rubric:
     path = folder / "rubric.yaml"
     data = _read_yaml(path)
-    where = str(path)
     unknown = sorted(set(data) - {"items", "total"})
     if unknown:
-        raise ConfigError(f"{where}: unknown key {unknown[0]!r} (known: items, total)")
+        raise ConfigError(path, f"unknown key {unknown[0]!r} (known: items, total)", key=(unknown[0],),
+                          fix="check its spelling and indentation")
     if not isinstance(data.get("items"), list) or not data["items"]:
-        raise ConfigError(f"{where}: 'items' must be a non-empty list")
+        raise ConfigError(path, "'items' must be a non-empty list", key=("items",))
     items, seen = [], set()
     for n, raw in enumerate(data["items"]):
-        item = _build(RubricItem, raw, f"{where}: items[{n}]")
-        iw = f"{where}: item {item.id!r}"
-        if not ID.match(item.id):
-            raise ConfigError(f"{iw}: id must be lower-case letters, digits and _")
-        if item.id in seen:
-            raise ConfigError(f"{iw}: duplicate id")
-        seen.add(item.id)
-        kinds = [k.value for k in GRADED_KINDS if getattr(item, k.value)]
-        if len(kinds) > 1:
-            raise ConfigError(f"{iw}: has {' and '.join(kinds)}; an item grades one kind of thing")
-        if not kinds and not item.tests:
-            raise ConfigError(f"{iw}: names nothing to grade (add checks, tests, cells, answers or manual)")
-        if item.points <= 0:
-            raise ConfigError(f"{iw}: points must be positive")
-        if item.requires and item.kind not in (RubricKind.CHECKS, RubricKind.CELLS):
-            raise ConfigError(f"{iw}: 'requires' gates checks and cells items only")
-        items.append(item)
+        item = _build(RubricItem, raw, path, ("items", n))
+        items.append(_checked_item(item, seen, path))
+    return Rubric(tuple(items), _checked_total(data, items, path))
+
+
+def _checked_item(item: RubricItem, seen: set[str], path: Path) -> RubricItem:
+    def fail(message: str, field: str = "", fix: str = "") -> ConfigError:
+        return ConfigError(path, message, where=f"item {item.id!r}", key=("items", item.id) + ((field,) if field else ()),
+                           item=item.id, fix=fix)
+
+    if not ID.match(item.id):
+        raise fail("id must be lower-case letters, digits and _", "id")
+    if item.id in seen:
+        raise fail("duplicate id", "id")
+    seen.add(item.id)
+    kinds = [k.value for k in GRADED_KINDS if getattr(item, k.value)]
+    if len(kinds) > 1:
+        raise fail(f"has {' and '.join(kinds)}; an item grades one kind of thing", "",
+                   fix=f"split it into two items, one with {kinds[0]}, one with {kinds[1]}")
+    if not kinds and not item.tests:
+        raise fail("names nothing to grade (add checks, tests, cells, answers or manual)")
+    if item.points <= 0:
+        raise fail("points must be positive", "points")
+    if item.requires and item.kind not in (RubricKind.CHECKS, RubricKind.CELLS):
+        raise fail("'requires' gates checks and cells items only", "requires")
+    return item
+
+
+def _checked_total(data: dict, items: list[RubricItem], path: Path) -> float:
     total = sum(i.points for i in items)
     if "total" not in data:
-        raise ConfigError(f"{where}: missing key 'total' (the items add up to {total:g})")
+        raise ConfigError(path, f"missing key 'total' (the items add up to {total:g})", key=(),
+                          fix=f"total: {total:g}")
     if isinstance(data["total"], bool) or not isinstance(data["total"], (int, float)):
-        raise ConfigError(f"{where}: total: expected a number, got {data['total']!r}")
+        raise ConfigError(path, f"expected a number, got {data['total']!r}", where="total", key=("total",))
     if abs(total - data["total"]) > 1e-9:
-        raise ConfigError(f"{where}: total is {data['total']:g} but the items add up to {total:g}")
-    return Rubric(tuple(items), float(total))
+        raise ConfigError(path, f"total is {data['total']:g} but the items add up to {total:g}", key=("total",),
+                          fix=f"write 'total: {total:g}', or change the items' points")
+    return float(total)

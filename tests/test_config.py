@@ -99,7 +99,7 @@ ASSIGNMENT_FAULTS = [
     ("unknown_key_in_assignment.yaml", ": unknown key 'deadline'"),
     ("unknown_key_in_limits.yaml", ": limits: unknown key 'cell_timeout'"),
     ("missing_notebook.yaml", ": missing key 'notebook'"),
-    ("student_files_not_a_list.yaml", ".student_files: expected a list"),
+    ("student_files_not_a_list.yaml", ": student_files: expected a list"),
     ("baseline_not_a_number.yaml", ": baseline.passed: expected a number, got 'three'"),
     ("missing_baseline.yaml", ": missing key 'baseline'"),
     ("not_a_mapping.yaml", ": expected a mapping at the top level"),
@@ -120,3 +120,17 @@ def test_missing_file_is_named(tmp_path, loader, name):
     """Is a missing config file a ConfigError naming the path, not a bare FileNotFoundError?"""
     with pytest.raises(ConfigError, match=rf"{name}: file not found"):
         loader(tmp_path)
+
+
+def test_config_errors_carry_their_location_as_fields(tmp_path):
+    """Does a ConfigError say where it is in fields (key path, item, fix), not only in its wording?"""
+    folder = place(tmp_path, "points_do_not_add_up.yaml", "rubric.yaml")
+    with pytest.raises(ConfigError, match="but the items add up to") as info:
+        load_rubric(folder)
+    assert info.value.key == ("total",) and info.value.path == str(folder / "rubric.yaml")
+    assert info.value.fix.startswith("write 'total: ")
+    (tmp_path / "b").mkdir()
+    folder = place(tmp_path / "b", "duplicate_id.yaml", "rubric.yaml")
+    with pytest.raises(ConfigError, match="duplicate id") as info:
+        load_rubric(folder)
+    assert info.value.item and info.value.key[:2] == ("items", info.value.item)

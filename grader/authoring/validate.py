@@ -171,9 +171,14 @@ class _Validator:
         try:
             return load()
         except (ConfigError, AnswerKeyError) as exc:
-            message = str(exc).replace(f"{self.folder / rel}: ", "").replace(str(self.folder / rel), rel)
             text = (self.folder / rel).read_text(encoding="utf-8") if (self.folder / rel).is_file() else ""
-            self.error(rel, locate(message, text), message + _fix(message))
+            if isinstance(exc, ConfigError):
+                message = f"{exc.where}: {exc.message}" if exc.where else exc.message
+                self.error(rel, locate(exc, text), message + (f" ({exc.fix})" if exc.fix else ""))
+            else:
+                message = str(exc).replace(f"{self.folder / rel}: ", "").replace(str(self.folder / rel), rel)
+                self.error(rel, (yaml_line(text, list(exc.key)) if exc.key else None) or (1 if text else None),
+                           message)
             return None
 
     def _config_targets(self, config) -> None:
@@ -217,20 +222,6 @@ class _Validator:
                 text = (self.folder / p.file).read_text(encoding="utf-8") if (self.folder / p.file).is_file() else ""
                 pattern = rf"^\s*def\s+{re.escape(p.name)}\b" if p.file == tg.VERDICTS else rf"^{re.escape(p.name)}\s*:"
                 self.error(p.file, _first_line(text, pattern), p.message)
-
-
-FIXES = ((r"total is \S+ but the items add up to (\S+)", " (write 'total: {0}', or change the items' points)"),
-         (r"has (\w+) and (\w+); an item grades", " (split it into two items, one with {0}, one with {1})"),
-         (r"unknown key '(\w+)'", " (check its spelling and indentation)"))
-
-
-def _fix(message: str) -> str:
-    """What to write instead, for the configuration errors whose fix is mechanical."""
-    for pattern, fix in FIXES:
-        m = re.search(pattern, message)
-        if m and "(known:" not in message[m.end():m.end() + 8]:
-            return fix.format(*m.groups())
-    return ""
 
 
 def _mapper(lines: tuple[int, ...]):
@@ -304,22 +295,20 @@ def yaml_item_line(text: str, item_id: str, field: str = "", name: str = "") -> 
     return None
 
 
-def locate(message: str, text: str) -> int | None:
-    """Best line for a configuration error message (rubric item, list index, key, total)."""
-    m = re.search(r"item '([^']+)'", message)
-    if m:
-        field = re.search(r": (checks|tests|cells|answers|manual|requires|points|partial|figures)\b", message)
-        return yaml_item_line(text, m[1], field[1] if field else "")
-    m = re.search(r"items\[(\d+)\](?:\.(\w+))?", message)
-    items = _child(_node(text), "items")
-    if m and items and isinstance(items[1], yaml.SequenceNode) and int(m[1]) < len(items[1].value):
-        node = items[1].value[int(m[1])]
-        key = m[2] or (re.search(r"key '(\w+)'", message) or [None, None])[1]
-        pair = _child(node, key) if key else None
-        return (pair[0] if pair else node).start_mark.line + 1
-    m = re.match(r"(\w+)(?:[.:]\s*(\w+))?[.:]", message) or re.match(r"(total) is", message) \
-        or re.search(r"key '(\w+)'", message)
-    if m:
-        keys = [k for k in m.groups() if k]
-        return yaml_line(text, keys) or yaml_line(text, keys[:1])
+def locate(exc: ConfigError, text: str) -> int | None:
+    """The line of ``text`` (the file's YAML) that a configuration error is about, from its fields."""
+    if exc.line:
+        return exc.line
+    key = list(exc.key)
+    if exc.item:
+        field = next((k for k in key[2:] if isinstance(k, str)), "")
+        return yaml_item_line(text, exc.item, field)
+    if len(key) >= 2 and key[0] == "items" and isinstance(key[1], int):
+        items = _child(_node(text), "items")
+        if items and isinstance(items[1], yaml.SequenceNode) and key[1] < len(items[1].value):
+            node = items[1].value[key[1]]
+            pair = _child(node, key[2]) if len(key) > 2 else None
+            return (pair[0] if pair else node).start_mark.line + 1
+    if key:
+        return yaml_line(text, key) or yaml_line(text, key[:1])
     return 1 if text else None

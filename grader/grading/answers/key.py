@@ -12,7 +12,12 @@ from grader.grading.answers.units import _norm_choice
 
 
 class AnswerKeyError(ValueError):
-    """An answer_key.yaml entry is malformed (an authoring error)."""
+    """An answer_key.yaml entry is malformed (an authoring error); ``key`` is the path of keys to it
+    (the answer id, then the field), so a tool can point at its line without reading the message."""
+
+    def __init__(self, message: str, *, key: tuple = ()):
+        super().__init__(message)
+        self.key = key
 
 
 @dataclass(frozen=True)
@@ -102,24 +107,24 @@ def load_key(path: Path | str, *, sigfigs: int = 0, hints: bool = False) -> dict
 def _key_entry(path: Path, key: str, spec: Any, defaults: dict | None = None) -> KeyEntry:
     where = f"{path}: {key}"
     if not re.fullmatch(r"[a-z0-9_]+", key):
-        raise AnswerKeyError(f"{where}: answer ids use only a-z, 0-9 and _")
+        raise AnswerKeyError(f"{where}: answer ids use only a-z, 0-9 and _", key=(key,))
     if not isinstance(spec, dict):
-        raise AnswerKeyError(f"{where}: expected a mapping with 'type' and 'value'")
+        raise AnswerKeyError(f"{where}: expected a mapping with 'type' and 'value'", key=(key,))
     kind = spec.get("type")
     if kind not in _FIELDS:
-        raise AnswerKeyError(f"{where}: unknown type {kind!r} (known: {', '.join(_FIELDS)})")
+        raise AnswerKeyError(f"{where}: unknown type {kind!r} (known: {', '.join(_FIELDS)})", key=(key,))
     unknown = sorted(set(spec) - _FIELDS[kind])
     if unknown:
         raise AnswerKeyError(f"{where}: unknown field(s) {', '.join(unknown)} for type {kind} "
-                             f"(allowed: {', '.join(sorted(_FIELDS[kind]))})")
+                             f"(allowed: {', '.join(sorted(_FIELDS[kind]))})", key=(key,))
     if kind != "text" and "value" not in spec:
-        raise AnswerKeyError(f"{where}: missing 'value'")
+        raise AnswerKeyError(f"{where}: missing 'value'", key=(key,))
     if kind in ("quantity", "number"):
         spec = {**(defaults or {}), **spec}
     try:
         entry = _build_entry(kind, key, spec)
     except (TypeError, ValueError, KeyError) as exc:
-        raise AnswerKeyError(f"{where}: {exc}") from None
+        raise AnswerKeyError(f"{where}: {exc}", key=(key,)) from None
     from grader.grading.answers.judge import (
         check_answer,  # the judge needs the key types: import late
     )
@@ -127,7 +132,7 @@ def _key_entry(path: Path, key: str, spec: Any, defaults: dict | None = None) ->
     for d in getattr(entry, "distractors", ()):
         if not isinstance(entry, ChoiceEntry) and check_answer(entry, _as_text(entry, d.value)).status == "correct":
             raise AnswerKeyError(f"{where}: distractor {d.value!r} is within the tolerance of the value, "
-                                 "so it would be marked correct; tighten atol/rtol")
+                                 "so it would be marked correct; tighten atol/rtol", key=(key,))
     return entry
 
 
