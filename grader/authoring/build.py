@@ -109,10 +109,6 @@ def readable_text(rel: str, data: bytes) -> str:
     return text
 
 
-def split_file(rel: PurePosixPath, data: bytes, where: str) -> tuple[bytes, bytes, frozenset[str]]:
-    return split_source(rel, data, where)[:3]
-
-
 def split_source(rel: PurePosixPath, data: bytes, where: str):
     """(student bytes, solution bytes, secret lines, line maps or None) of one source file."""
     if rel.suffix == ".ipynb":

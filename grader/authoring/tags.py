@@ -67,10 +67,6 @@ def secret_lines(lines: Iterable[str], *, code_only: bool = False) -> set[str]:
     return found
 
 
-def _indent_of(line: str) -> str:
-    return line[: len(line) - len(line.lstrip())]
-
-
 def enclosing_name(lines: list[str], index: int, indent: str) -> str:
     """Name of the def (with its class) that contains line ``index`` at ``indent``."""
     name, limit = "", len(indent)

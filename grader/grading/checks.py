@@ -78,10 +78,6 @@ def watched_memory(got: Mapping[str, Value], budget_bytes: int, what: str) -> st
     return None
 
 
-class CheckDefinitionError(Exception):
-    """A hidden verdicts file is malformed (the instructor's mistake, not the student's)."""
-
-
 _IMPORT_LOCK = threading.Lock()
 
 

@@ -66,7 +66,7 @@ def environment() -> dict[str, str]:
             "platform": platform.platform(terse=True), "seed": "fixed per case"}
 
 
-def _answers(nb: dict, key: dict, rubric: Rubric, official: bool, where: str) -> tuple[dict, list[str]]:
+def _answers(nb: dict, key: dict, rubric: Rubric, where: str) -> tuple[dict, list[str]]:
     """Parse every `answers` cell and free-text answer cell; judge against ``key``."""
     given: dict[str, str] = {}
     free: dict[str, str] = {}
@@ -207,8 +207,7 @@ def grade_tree(tree: Path, template: Path, config: AssignmentConfig, rubric: Rub
         withheld = ("no credit for notebook cells: the notebook changes how IPython executes cells ("
                     + "; ".join(hooks[:3]) + "), so 'this cell ran' cannot be trusted (flagged for review)")
         notes.append("tampering suspected: " + withheld)
-    answers, answer_notes = _answers(prepared if handed_in else {"cells": []}, key, rubric, checks_from is not None,
-                                     config.notebook)
+    answers, answer_notes = _answers(prepared if handed_in else {"cells": []}, key, rubric, config.notebook)
     notes += answer_notes
     outcomes = Outcomes(cases=cases, cells=run.cells, answers=answers, tests=tests,
                         checks_run=checks_from is not None, exercise_cells=_exercise_cells(template_nb),

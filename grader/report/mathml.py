@@ -62,10 +62,6 @@ def _convert(latex: str, display: bool) -> str | None:
         return None
 
 
-def has_math(text: str) -> bool:
-    return bool(_MATH.search(str(text)))
-
-
 def math_html(text: object) -> Markup:
     """``text`` as safe HTML: escaped, with each `$…$` / `$$…$$` replaced by MathML."""
     text = str(text)

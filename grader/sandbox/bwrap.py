@@ -167,14 +167,6 @@ def _check_mounts(mounts: list[Mount], cwd: str) -> None:
         raise SandboxError(f"cwd must be an absolute in-sandbox path: {cwd!r}")
 
 
-def _chown_tree(root: Path) -> None:
-    """Give a writable mount to the sandbox uid (it cannot write root-owned files)."""
-    os.lchown(root, SANDBOX_UID, SANDBOX_UID)
-    for dirpath, dirnames, filenames in os.walk(root):
-        for name in dirnames + filenames:
-            os.lchown(os.path.join(dirpath, name), SANDBOX_UID, SANDBOX_UID)
-
-
 def _host_path(value: str, mapping: list[tuple[str, str]]) -> str:
     """Rewrite an in-sandbox path (a mount target or under one) to its host path."""
     if any(value == p or value.startswith(p.rstrip("/") + "/") for p in (sys.prefix, sys.base_prefix)):

@@ -77,10 +77,6 @@ def supported() -> bool:
     return platform.machine() in _BLOCKED
 
 
-def blocked_syscalls(arch: str | None = None) -> dict[str, int]:
-    return dict(_BLOCKED[arch or platform.machine()])
-
-
 def _insn(code: int, k: int, jt: int = 0, jf: int = 0) -> tuple[int, int, int, int]:
     return code, jt, jf, k
 
