@@ -3,6 +3,7 @@ ours, and no module grows past what one person reads at a sitting."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -114,3 +115,17 @@ def test_the_authoring_api_of_hidden_checks_still_imports():
     from grader.grading import checks
 
     assert Case is checks.Case and check is checks.check
+
+
+MACHINE_PATHS = re.compile(r"/work/main\b|/home/\w+/")
+
+
+def test_no_test_probes_the_path_of_one_particular_checkout():
+    """Would the suite check nothing from a clone elsewhere? Tests and cases find the repository (and the
+    grader's home) at run time: `Path(__file__).parents[...]`, `@REPO@`/`@HOME@` in the adversarial cases."""
+    tests = PACKAGE.parent / "tests"
+    found = [f"{p.relative_to(tests.parent)}:{n}" for p in sorted(tests.rglob("*"))
+             if p.suffix in (".py", ".yaml") and "blind" not in p.parts
+             for n, line in enumerate(p.read_text(encoding="utf-8", errors="replace").splitlines(), 1)
+             if MACHINE_PATHS.search(line) and "MACHINE_PATHS" not in line]
+    assert not found, "fixed machine paths in tests: " + ", ".join(found)

@@ -47,8 +47,14 @@ pytestmark = [
 ]
 
 
+def _placed(text: str) -> str:
+    """A case's text with the machine's paths put in: `@REPO@` (this checkout, wherever it lies) and
+    `@HOME@` (the grader's home), so a case probes this machine's paths, not the ones of its author's."""
+    return text.replace("@REPO@", str(ROOT)).replace("@HOME@", str(Path.home()))
+
+
 def _expect(case: str) -> dict:
-    return yaml.safe_load((CORPUS / case / "expect.yaml").read_text()) or {}
+    return yaml.safe_load(_placed((CORPUS / case / "expect.yaml").read_text())) or {}
 
 
 def _retag(notebook: Path, template_nb: dict) -> str:
@@ -132,7 +138,7 @@ def _build(case: str, root: Path, dest: Path) -> None:
         raise AssertionError(f"{case}: expect.yaml needs base: solution|zeros or submission: FILE")
     if (folder / "attack.py").is_file():
         with (dest / "linear_attention.py").open("a") as fh:
-            fh.write("\n\n" + (folder / "attack.py").read_text())
+            fh.write("\n\n" + _placed((folder / "attack.py").read_text()))
     template_nb = json.loads((template / "linear_attention.ipynb").read_text())
     for item in folder.iterdir():
         if item.name in ("expect.yaml", "attack.py", "build.py") or item.is_dir():

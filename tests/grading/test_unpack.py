@@ -51,7 +51,7 @@ def absolute_path(tmp: Path) -> Path:
 
 def symlink_entry(tmp: Path) -> Path:
     return make_zip(tmp / "symlink_entry.zip", {"linear_attention.py": MODULE},
-                    symlinks={"answers.py": "/work/main/assignments/linear-attention-basics/hidden/verdicts.py"})
+                    symlinks={"answers.py": "../../assignments/linear-attention-basics/hidden/verdicts.py"})
 
 
 def zip_bomb(tmp: Path) -> Path:

@@ -2,9 +2,9 @@
 import glob as _glob, os as _os
 _found = []
 # depth-bounded: a recursive glob from / walks all of /usr and /proc and outlasts the import time limit
-_patterns = ["/work/main/assignments/*/hidden/*", "/*/hidden/*", "/*/*/hidden/*", "/*/*/*/hidden/*",
+_patterns = ["@REPO@/assignments/*/hidden/*", "@REPO@/solutions/*/hidden/*", "/*/hidden/*", "/*/*/hidden/*", "/*/*/*/hidden/*",
              "/*/answer_key.yaml", "/*/*/answer_key.yaml", "/*/*/*/answer_key.yaml", "../hidden/*",
-             "../../hidden/*", "/harness/*", "/harness/*/*", "/autograder/*", "/autograder/*/*", "/root/*"]
+             "../../hidden/*", "/harness/*", "/harness/*/*", "/autograder/*", "/autograder/*/*", "/root/*", "@HOME@/*"]
 for _p in _patterns:
     for _path in _glob.glob(_p)[:20]:
         try:
