@@ -129,3 +129,12 @@ def test_no_test_probes_the_path_of_one_particular_checkout():
              for n, line in enumerate(p.read_text(encoding="utf-8", errors="replace").splitlines(), 1)
              if MACHINE_PATHS.search(line) and "MACHINE_PATHS" not in line]
     assert not found, "fixed machine paths in tests: " + ", ".join(found)
+
+
+def test_every_raises_says_which_error():
+    """A bare `pytest.raises(E)` passes for any E, even the wrong one; each names the words it expects."""
+    tests = PACKAGE.parent / "tests"
+    bare = [f"{p.relative_to(tests.parent)}:{n}" for p in sorted(tests.rglob("test_*.py"))
+            for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+            if re.search(r"pytest\.raises\(\w", line) and "match=" not in line]
+    assert not bare, "pytest.raises without match=: " + ", ".join(bare)

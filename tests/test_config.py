@@ -1,6 +1,7 @@
 """rubric.yaml and assignment.yaml on real fixture files (tests/fixtures/config/), one fault per file."""
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -40,7 +41,7 @@ def test_valid_rubric_loads_into_dataclasses(tmp_path):
     assert rubric.item("your_turn").partial is True and rubric.item("your_turn").points == 1.5
     assert rubric.item("normalizer").partial is False
     assert [i.kind for i in rubric.items] == ["checks", "cells", "answers", "manual", "tests"]
-    with pytest.raises(AttributeError):
+    with pytest.raises(AttributeError, match="cannot assign"):
         rubric.items[0].points = 100  # type: ignore[misc]
 
 
@@ -52,7 +53,7 @@ def test_valid_assignment_loads_into_dataclasses(tmp_path):
         student_files=("linear_attention.py", "linear_attention.ipynb"), modules=("linear_attention",),
         public_tests="tests/test_linear_attention.py", baseline=Baseline(passed=3, failed=12),
         limits=AssignmentLimits(cell_timeout_s=60, notebook_timeout_s=600.0, checks_timeout_s=180.0, memory_mb=2048))
-    with pytest.raises(AttributeError):
+    with pytest.raises(AttributeError, match="cannot assign"):
         config.name = "other"  # type: ignore[misc]
 
 
@@ -89,7 +90,7 @@ RUBRIC_FAULTS = [
 def test_rubric_fault_is_rejected_naming_file_and_key(tmp_path, fixture, message):
     """Is each rubric mistake a ConfigError that starts with the rubric's path and names the key?"""
     folder = place(tmp_path, fixture, "rubric.yaml")
-    with pytest.raises(ConfigError) as info:
+    with pytest.raises(ConfigError, match=re.escape(message)) as info:
         load_rubric(folder)
     assert str(info.value).startswith(f"{folder / 'rubric.yaml'}{message}")
 
@@ -110,7 +111,7 @@ ASSIGNMENT_FAULTS = [
 def test_assignment_fault_is_rejected_naming_file_and_key(tmp_path, fixture, message):
     """Is each assignment.yaml mistake a ConfigError that starts with the file's path and names the key?"""
     folder = place(tmp_path, fixture, "assignment.yaml")
-    with pytest.raises(ConfigError) as info:
+    with pytest.raises(ConfigError, match=re.escape(message)) as info:
         load_assignment(folder)
     assert str(info.value).startswith(f"{folder / 'assignment.yaml'}{message}")
 

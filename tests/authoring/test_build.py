@@ -263,7 +263,7 @@ def test_all_tag_errors_are_collected_with_their_paths(root):
         (folder / "sub").mkdir(exist_ok=True)
         (folder / "sub" / name).write_bytes((FIXTURES / name).read_bytes())
     shutil.copy(FIXTURES / "misspelled_marker_in_cell.ipynb", folder / "bad.ipynb")
-    with pytest.raises(BuildError) as info:
+    with pytest.raises(BuildError, match="assignments/") as info:
         build_assignment(folder, root)
     assert sorted(str(e) for e in info.value.errors) == [
         "assignments/demo/bad.ipynb: cell 3, line 3: unknown marker word 'SOLUTON'; did you mean "

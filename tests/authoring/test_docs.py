@@ -46,12 +46,12 @@ def notebook(sources: list[tuple[str, list[str]]]) -> str:
 def produced(tmp_path: Path) -> list[str]:
     messages = []
     for text in TEXTS:
-        with pytest.raises(TagError) as info:
+        with pytest.raises(TagError, match=r":\d+: ") as info:
             split_text(text, "python", "assignments/x/x.py")
         messages.append(str(info.value))
     for nb in (notebook([("x = 1", []), ("y = 2", []), ("# BEGIN QUESTION\nname: q1", [])]),
                notebook([("x = 1", []), ("y = 2", []), ("z = 3", []), ("w = 4", ["soluton"])])):
-        with pytest.raises(TagError) as info:
+        with pytest.raises(TagError, match="cell") as info:
             split_notebook(nb, "assignments/x/x.ipynb")
         messages.append(str(info.value))
     for n, (rel, old, new) in enumerate(TOY_MISTAKES):
@@ -66,7 +66,7 @@ def produced(tmp_path: Path) -> list[str]:
             path.write_text(json.dumps(nb))
         else:
             path.write_text(new if old is None else path.read_text().replace(old, new))
-        with pytest.raises(BuildError) as info:
+        with pytest.raises(BuildError, match="assignments/") as info:
             build_assignment(folder, root)
         messages += [str(e) for e in info.value.errors]
     return messages

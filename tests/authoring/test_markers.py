@@ -3,6 +3,7 @@ say what to write instead, markers inside strings are errors, and ordinary lines
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -58,7 +59,7 @@ OTTER = [
 @pytest.mark.parametrize("kind", ["python", "markdown"])
 def test_otter_and_mark_scheme_markers_are_errors_that_say_what_to_write(line, fix, kind):
     """Is each marker of another tool with no equivalent rejected at its line, saying what to write instead?"""
-    with pytest.raises(TagError) as info:
+    with pytest.raises(TagError, match=re.escape(fix)) as info:
         split_text(f"intro\n{line}\nname: q1\n", kind, "q.md")
     assert info.value.line == 2
     assert str(info.value).startswith(f"q.md:2: {line!r} is ") and fix in str(info.value)
@@ -81,7 +82,7 @@ NEAR_MISSES = [
 @pytest.mark.parametrize("line, guess", NEAR_MISSES, ids=[n[0] for n in NEAR_MISSES])
 def test_near_misses_are_errors_suggesting_the_marker_they_resemble(line, guess):
     """Is a line that looks like a marker but is not one rejected, with a 'did you mean'?"""
-    with pytest.raises(TagError) as info:
+    with pytest.raises(TagError, match="did you mean") as info:
         split_text(f"x = 1\n{line}\n", "markdown", "n.md")
     assert info.value.line == 2
     assert f"did you mean '{guess}'?" in str(info.value)
@@ -104,7 +105,7 @@ def test_ordinary_lines_that_mention_begin_or_end_are_left_alone(line):
 def test_a_marker_inside_a_docstring_is_an_error():
     """Issue 12, mistake 5: a region opened inside a docstring gave a stub inside the docstring."""
     text = 'def f(x):\n    """Return x.\n\n    # BEGIN SOLUTION\n    """\n    return x\n    # END SOLUTION\n'
-    with pytest.raises(TagError) as info:
+    with pytest.raises(TagError, match="is inside a string") as info:
         split_text(text, "python", "m.py")
     assert str(info.value).startswith("m.py:4: '# BEGIN SOLUTION' is inside a string (the string opened at line 2)")
     assert "move it out of the docstring" in str(info.value)

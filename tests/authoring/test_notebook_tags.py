@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -154,7 +155,7 @@ ERRORS = [
 @pytest.mark.parametrize("name, location, message", ERRORS, ids=[e[0] for e in ERRORS])
 def test_notebook_error_names_file_cell_and_line(name, location, message):
     """Does each notebook mistake raise a TagError reading `file: cell N[, line M]: what is wrong`?"""
-    with pytest.raises(TagError) as info:
+    with pytest.raises(TagError, match=re.escape(message)) as info:
         split(name)
     assert str(info.value).startswith(f"fixtures/tags/{name}: {location}")
     assert message in str(info.value)

@@ -1,6 +1,7 @@
 """The tag syntax on real fixture files (tests/fixtures/tags/), one rule or fault per file."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -178,7 +179,7 @@ ERRORS = [
 @pytest.mark.parametrize("name, line, message", ERRORS, ids=[e[0] for e in ERRORS])
 def test_tag_error_names_file_and_line(name, line, message):
     """Does each tagging mistake raise a TagError located at `file:line`, saying what is wrong?"""
-    with pytest.raises(TagError) as info:
+    with pytest.raises(TagError, match=re.escape(message)) as info:
         split(name)
     assert str(info.value).startswith(f"fixtures/tags/{name}:{line}: ")
     assert message in str(info.value)

@@ -22,7 +22,7 @@ def toy(tmp_path) -> Path:
 
 
 def errors(folder: Path) -> list[str]:
-    with pytest.raises(BuildError) as info:
+    with pytest.raises(BuildError, match="assignments/") as info:
         build_assignment(folder, folder.parents[1])
     return [str(e) for e in info.value.errors]
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 import textwrap
 
 import pytest
@@ -73,7 +74,7 @@ def test_parse_quantity_accepted_forms(text, expected):
 @pytest.mark.parametrize("text", ["16384000000", "16,4 GB", "lots", "3 parsecs", "GB", ""])
 def test_parse_quantity_unreadable_shows_accepted_forms(text):
     """Does an unreadable quantity (a bare number included) say which forms are accepted?"""
-    with pytest.raises(QuantityError) as err:
+    with pytest.raises(QuantityError, match="GiB") as err:
         parse_quantity(text)
     assert "GiB" in str(err.value) and "16.4 GB" in str(err.value)
 
@@ -295,7 +296,7 @@ def test_parse_answers_keeps_number_text_as_written():
 ])
 def test_malformed_answers_name_the_cell_and_line(block, line, words):
     """Does a YAML error name the notebook cell, the line, and say what to do?"""
-    with pytest.raises(AnswerFormatError) as err:
+    with pytest.raises(AnswerFormatError, match="^linear_attention.ipynb cell 14:") as err:
         parse_answers(block, "linear_attention.ipynb cell 14")
     message = str(err.value)
     assert message.startswith("linear_attention.ipynb cell 14:")
@@ -371,6 +372,6 @@ def test_load_key_builds_typed_entries(tmp_path):
 def test_load_key_rejects_with_file_and_key(tmp_path, text, words):
     path = tmp_path / "answer_key.yaml"
     path.write_text(text, encoding="utf-8")
-    with pytest.raises(AnswerKeyError) as err:
+    with pytest.raises(AnswerKeyError, match=re.escape(words)) as err:
         load_key(path)
     assert str(path) in str(err.value) and words in str(err.value)

@@ -290,7 +290,7 @@ def test_manual_export_import_round_trip(batch, toy, tmp_path):
 
 def test_official_grading_refuses_without_a_sandbox(monkeypatch):
     monkeypatch.setattr(sandbox, "sandbox_available", lambda: False)
-    with pytest.raises(UsageError) as exc:
+    with pytest.raises(UsageError, match="--allow-unsandboxed") as exc:
         cli._refuse_unsandboxed(False)
     assert "--allow-unsandboxed" in str(exc.value) and "bubblewrap" in str(exc.value)
     assert cli._refuse_unsandboxed(True) is True

@@ -13,6 +13,7 @@ import dataclasses
 import functools
 import json
 import os
+import re
 import shutil
 import signal
 import sys
@@ -113,7 +114,7 @@ def test_shards_are_disjoint_complete_and_stable():
 def test_shard_arguments_are_checked():
     assert parse_shard("3/20") == Shard(3, 20) and str(parse_shard(" 1 / 4 ")) == "1/4"
     for bad in ("0/4", "5/4", "3", "a/b", "1/0", "-1/3"):
-        with pytest.raises(UsageError):
+        with pytest.raises(UsageError, match="shard"):
             parse_shard(bad)
 
 
@@ -163,7 +164,7 @@ def _edit_manifest(out: Path, **changes) -> None:
 
 
 def _refused(folders: list[Path], tmp_path: Path, *words: str) -> None:
-    with pytest.raises(MergeError) as exc:
+    with pytest.raises(MergeError, match=re.escape(words[0])) as exc:
         merge_shards(folders, tmp_path / "merged")
     for word in words:
         assert word in str(exc.value), str(exc.value)

@@ -73,7 +73,7 @@ def test_load_report_names_the_file_on_a_schema_mismatch(tmp_path):
 
 
 def test_json_refuses_nan():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="(?i)nan|finite|compliant"):
         render_json(make_report(score=float("nan")))
 
 
@@ -203,7 +203,7 @@ def test_failed_rendering_replaces_nothing(tmp_path, monkeypatch):
         raise RuntimeError("template exploded")
 
     monkeypatch.setattr(report_mod, "render_html", broken)
-    with pytest.raises(RuntimeError):
+    with pytest.raises(RuntimeError, match="template exploded"):
         write_reports(make_report(score=9), tmp_path)
     assert {p: p.read_bytes() for p in paths.values()} == before
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(p.name for p in paths.values())
@@ -218,7 +218,7 @@ def test_failed_write_leaves_no_temp_files(tmp_path, monkeypatch):
 
     with monkeypatch.context() as patch:
         patch.setattr(report_mod.os, "replace", replace_fails)
-        with pytest.raises(OSError):
+        with pytest.raises(OSError, match="disk full"):
             write_reports(make_report(score=9), tmp_path)
     assert {p: p.read_bytes() for p in paths.values()} == before
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(p.name for p in paths.values())

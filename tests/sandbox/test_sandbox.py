@@ -288,7 +288,7 @@ def test_unsandboxed_fallback_times_out(tmp_path):
 ])
 def test_misuse_is_a_clear_error(mounts, cwd):
     """Are a missing source, a relative target and a relative cwd refused before anything runs?"""
-    with pytest.raises(SandboxError):
+    with pytest.raises(SandboxError, match=r"mount|cwd|relative|absolute|exist"):
         run(["true"], mounts=mounts, cwd=cwd, env={}, limits=RunLimits())
 
 
