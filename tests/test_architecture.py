@@ -132,7 +132,7 @@ def test_no_test_probes_the_path_of_one_particular_checkout():
 
 
 def test_every_raises_says_which_error():
-    """A bare `pytest.raises(E)` passes for any E, even the wrong one; each names the words it expects."""
+    """A bare raises-block (no match=) passes for any E, even the wrong one; each names the words it expects."""
     tests = PACKAGE.parent / "tests"
     bare = [f"{p.relative_to(tests.parent)}:{n}" for p in sorted(tests.rglob("test_*.py"))
             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
