@@ -234,6 +234,8 @@ def _template(wait: bool = True) -> Zygote:
             old, _zygote = _zygote, None
             threading.Thread(target=old.retire, daemon=True).start()
         if _zygote is None:
+            atexit.unregister(shutdown)  # registered when a template starts, not at import; once
+            atexit.register(shutdown)
             _zygote = Zygote()
         zygote = _zygote
     if wait:
@@ -263,9 +265,6 @@ def shutdown() -> None:
         old, _zygote = _zygote, None
     if old is not None:
         old.stop()
-
-
-atexit.register(shutdown)
 
 
 def eligible(argv: list[str]) -> bool:
