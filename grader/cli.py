@@ -7,8 +7,8 @@
     grade batch DIR … --shard I/N                         the part of the class in shard I of N (CI arrays)
     grade batch DIR … --engine dask [--scheduler ADDR]    each submission a task on a Dask cluster
     grade merge OUT_1 … OUT_N --out OUT                   one gradebook from the outputs of N shards
-    grade manual export OUT_DIR --to sheet.csv            free-text answers for human graders
-    grade manual import OUT_DIR --from sheet.csv          merge their points into the reports
+    grade manual export OUT_DIR sheet.csv                 free-text answers for human graders
+    grade manual import OUT_DIR sheet.csv                 merge their points into the reports
 """
 from __future__ import annotations
 
