@@ -151,12 +151,12 @@ def _stopped_text(entry: dict, result: sandbox.RunResult, limits) -> str:
     return "it stopped for an unknown reason"
 
 
-def run_checks(tree: Path, submission: Path, *, unsandboxed: bool = False,
+def run_checks(checks_tree: Path, submission: Path, *, unsandboxed: bool = False,
                config: AssignmentConfig | None = None, cancel=None) -> CheckRun:
-    """Judge every case of ``tree``'s hidden checks against the code in ``submission``."""
-    config = config or load_assignment(tree)
+    """Judge every case of the hidden checks in ``checks_tree`` (the solution tree of a bundle) against the code in ``submission``."""
+    config = config or load_assignment(checks_tree)
     limits = config.limits
-    planned = plan(tree)
+    planned = plan(checks_tree)
     if not planned:
         return CheckRun((), (), (), 0.0)
     with sandbox.scratch_dir("checks") as work:
@@ -172,7 +172,7 @@ def run_checks(tree: Path, submission: Path, *, unsandboxed: bool = False,
         result = sandbox.run([sandbox.sandbox_python(), "-I", "/harness/driver.py"],
                              mounts=[sandbox.Mount(harness, "/harness"), sandbox.Mount(scratch, "/submission", True)],
                              cwd="/submission", env={"LRKIT_GRADING": "1"}, limits=run_limits,
-                             unsandboxed=unsandboxed, stdin=_job(tree, planned, config), channel=True, cancel=cancel)
+                             unsandboxed=unsandboxed, stdin=_job(checks_tree, planned, config), channel=True, cancel=cancel)
     return _judge(planned, result, limits, run_limits)
 
 
