@@ -17,6 +17,7 @@ from pathlib import Path
 
 from grader import sandbox
 from grader.config import AssignmentLimits
+from grader.grading import messages
 from grader.grading.notebook import READ_ONLY_TAGS, cell_source, exercise_of
 from grader.results import CellOutcome, Figure
 from grader.sandbox import channel
@@ -182,6 +183,52 @@ def _read_channel(data: bytes, prepared: dict) -> tuple[dict[int, dict], list[Fi
     return logged, figures, status, disk_full, problem
 
 
+def _stop_notes(result: sandbox.RunResult, status: str, disk_full: bool, problem: str, limits: AssignmentLimits,
+                run_limits: sandbox.RunLimits) -> tuple[str, list[str]]:
+    """The run's status after the sandbox's account of it, and the notes that say why it stopped."""
+    notes = []
+    stopped = messages.run_stopped(result, subject="the notebook", memory_mb=limits.memory_mb,
+                                   disk_mb=run_limits.max_disk_mb, tmp_mb=run_limits.tmp_mb,
+                                   channel_bytes=MAX_CHANNEL_BYTES)
+    if result.disk_exceeded or result.memory_exceeded or result.channel_overflow:
+        status = "disk" if result.disk_exceeded else "memory" if result.memory_exceeded else "killed"
+        notes.append(stopped)
+    elif result.timed_out or result.idle_timed_out or status == "timeout":
+        status = "timeout"
+        notes.append(f"the notebook did not finish: a cell ran longer than {limits.cell_timeout_s:g} s "
+                     f"or the whole notebook longer than {limits.notebook_timeout_s:g} s")
+    elif status not in ("ok",):
+        notes.append(f"the notebook stopped early ({status})")
+    if disk_full:
+        notes.append(messages.disk_full(run_limits.max_disk_mb, run_limits.tmp_mb))
+    if problem:
+        notes.append(f"part of the notebook's record could not be read ({problem}); those cells count as not run")
+    return status, notes
+
+
+def _cell_outcomes(prepared: dict, logged: dict, status: str, disk_message: str) -> list[CellOutcome]:
+    """One outcome per code cell: what its record says, or how the stopped run left it."""
+    cells, stopped = [], False
+    for index, cell in enumerate(prepared["cells"]):
+        if cell["cell_type"] != "code":
+            continue
+        exercise = exercise_of(cell)
+        entry = logged.get(index)
+        if entry is None:
+            if not stopped and status == "disk":  # the cell that was running when the run was stopped
+                cells.append(CellOutcome(index, cell["id"], "error", exercise, "DiskLimitExceeded", disk_message))
+                stopped = True
+                continue
+            state = "timeout" if not stopped and status in ("timeout", "memory", "killed") else "not_run"
+            stopped = True
+            cells.append(CellOutcome(index, cell["id"], state, exercise))
+            continue
+        cells.append(CellOutcome(index, cell["id"], entry["status"], exercise,
+                                 channel.text(entry.get("ename"), 200), channel.text(entry.get("evalue"), 4000),
+                                 round(float(entry["seconds"]), 3)))
+    return cells
+
+
 def execute_notebook(tree: Path, notebook: str, prepared: dict, limits: AssignmentLimits, *,
                      unsandboxed: bool = False, cancel=None) -> NotebookRun:
     """Run ``prepared`` (a clean notebook dict) with ``tree`` as the working directory.
@@ -203,47 +250,8 @@ def execute_notebook(tree: Path, notebook: str, prepared: dict, limits: Assignme
             cwd="/submission", env=NOTEBOOK_ENV, limits=run_limits, unsandboxed=unsandboxed, channel=True,
             cancel=cancel)
     logged, figures, status, disk_full, problem = _read_channel(result.channel, prepared)
-    notes = []
-    disk_message = (f"your code filled the {run_limits.max_disk_mb} MB disk (or the {run_limits.tmp_mb} MB /tmp); "
-                    "write less, or nothing, to disk")
-    if result.disk_exceeded:
-        status = "disk"
-        notes.append(f"the notebook was stopped: {disk_message}")
-    elif result.memory_exceeded:
-        status = "memory"
-        notes.append(f"the notebook used more than {limits.memory_mb} MB and was stopped")
-    elif result.channel_overflow:
-        status = "killed"
-        notes.append(f"the notebook was stopped: it produced more than {MAX_CHANNEL_BYTES // 2**20} MB of "
-                     "figures and records")
-    elif result.timed_out or result.idle_timed_out or status == "timeout":
-        status = "timeout"
-        notes.append(f"the notebook did not finish: a cell ran longer than {limits.cell_timeout_s:g} s "
-                     f"or the whole notebook longer than {limits.notebook_timeout_s:g} s")
-    elif status not in ("ok",):
-        notes.append(f"the notebook stopped early ({status})")
-    if disk_full:
-        notes.append(disk_message)
-    if problem:
-        notes.append(f"part of the notebook's record could not be read ({problem}); those cells count as not run")
-    cells, stopped = [], False
-    for index, cell in enumerate(prepared["cells"]):
-        if cell["cell_type"] != "code":
-            continue
-        exercise = exercise_of(cell)
-        entry = logged.get(index)
-        if entry is None:
-            if not stopped and status == "disk":  # the cell that was running when the run was stopped
-                cells.append(CellOutcome(index, cell["id"], "error", exercise, "DiskLimitExceeded", disk_message))
-                stopped = True
-                continue
-            state = "timeout" if not stopped and status in ("timeout", "memory", "killed") else "not_run"
-            stopped = True
-            cells.append(CellOutcome(index, cell["id"], state, exercise))
-            continue
-        cells.append(CellOutcome(index, cell["id"], entry["status"], exercise,
-                                 channel.text(entry.get("ename"), 200), channel.text(entry.get("evalue"), 4000),
-                                 round(float(entry["seconds"]), 3)))
+    status, notes = _stop_notes(result, status, disk_full, problem, limits, run_limits)
+    cells = _cell_outcomes(prepared, logged, status, messages.disk_full(run_limits.max_disk_mb, run_limits.tmp_mb))
     per_cell: dict[int, int] = {}
     for f in figures:
         per_cell[f.cell_index] = per_cell.get(f.cell_index, 0) + 1

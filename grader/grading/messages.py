@@ -62,3 +62,44 @@ def excerpt(text: str, limit: int = 600) -> tuple[str, bool]:
     if dropped and not head[-1].endswith(ELLIPSIS):
         head.append(ELLIPSIS)
     return "\n".join(head + cause), True
+
+
+# Why a run stopped: the one owner of these sentences (the notebook, the checks and the public tests
+# each say it in these words; a report never explains the same limit two ways).
+
+def disk_full(disk_mb: int, tmp_mb: int | None = None) -> str:
+    tmp = f" (or the {tmp_mb} MB /tmp)" if tmp_mb else ""
+    return f"your code filled the {disk_mb} MB disk{tmp}; write less, or nothing, to disk"
+
+
+def over_memory(memory_mb: float) -> str:
+    return f"your code used more than the {memory_mb:g} MB memory limit"
+
+
+def too_much_output(limit_bytes: int, what: str = "results") -> str:
+    return f"it sent back more than {limit_bytes // 2**20} MB of {what}"
+
+
+def case_too_slow(case_timeout_s: float) -> str:
+    return f"it did not finish within the {case_timeout_s:g} s time limit (an endless loop, a sleep, or far too slow?)"
+
+
+def exited_early(code: object) -> str:
+    return f"the process ended (exit code {code}) before this case finished; does your code call exit()?"
+
+
+def run_stopped(result, *, subject: str, memory_mb: float, disk_mb: int, tmp_mb: int | None = None,
+                channel_bytes: int = 0, time_limit: str = "") -> str:
+    """Why ``subject`` ("the notebook", "the public tests") was stopped, from a `sandbox.RunResult`;
+    "" when it was not. ``time_limit`` words the time limit that applies to it."""
+    if result.disk_exceeded:
+        why = disk_full(disk_mb, tmp_mb)
+    elif result.memory_exceeded:
+        why = over_memory(memory_mb)
+    elif result.channel_overflow:
+        why = too_much_output(channel_bytes, "figures and records")
+    elif result.timed_out or result.idle_timed_out:
+        why = f"it ran past {time_limit or 'its time limit'}"
+    else:
+        return ""
+    return f"{subject} was stopped: {why}"

@@ -138,34 +138,43 @@ def _timed(fn, *args, **kwargs):
     return result, round(time.perf_counter() - started, 2)
 
 
-def grade_tree(tree: Path, template: Path, config: AssignmentConfig, rubric: Rubric, *, key: dict,
-               checks_from: Path | None, unsandboxed: bool, parallel: bool = True,
-               cache: StageCache | None = None) -> GradedTree:
-    """The stages shared by the official and the local path (``cache``: the local path's stage results)."""
-    timings, notes = {}, []
+@dataclass(frozen=True)
+class HandedIn:
+    """The submitted notebook, read and cleaned onto the template's (or the template's, when it is missing or
+    unreadable: ``handed_in`` False and ``skip`` says why its cells did not run)."""
+
+    prepared: dict
+    handed_in: bool
+    skip: str
+    notes: tuple[str, ...]
+
+
+def _hand_in(tree: Path, template: Path, config: AssignmentConfig, template_nb: dict) -> HandedIn:
     nb_path = tree / config.notebook
-    template_nb = json.loads((template / config.notebook).read_text())
-    handed_in = nb_path.is_file()  # a submission without its notebook is graded on what it has
     prepared = _template_notebook(template, config)
-    skip = f"the notebook was not run: {config.notebook} is not in the submission"
-    if handed_in:
-        try:  # a notebook that cannot be read costs the notebook's items, not the code's
-            submitted = read_notebook(nb_path.read_text(encoding="utf-8", errors="replace"), config.notebook)
-            prepared, prep_notes = prepare_notebook(submitted, template_nb)
-            notes += prep_notes
-        except NotebookError as exc:
-            handed_in = False
-            skip = f"the notebook was not run and its answers were not read: {exc}"
-    # The notebook and the checks (or public tests) run side by side, in separate sandboxed
-    # processes, each on its own copy of the tree (in a batch too: `--jobs` adds parallelism
-    # across submissions). A module whose import already hangs does not get to hang the
-    # notebook too: once the checks say so, the notebook run is stopped and marked skipped.
+    if not nb_path.is_file():  # a submission without its notebook is graded on what it has
+        return HandedIn(prepared, False, f"the notebook was not run: {config.notebook} is not in the submission", ())
+    try:  # a notebook that cannot be read costs the notebook's items, not the code's
+        submitted = read_notebook(nb_path.read_text(encoding="utf-8", errors="replace"), config.notebook)
+        prepared, prep_notes = prepare_notebook(submitted, template_nb)
+    except NotebookError as exc:
+        return HandedIn(prepared, False, f"the notebook was not run and its answers were not read: {exc}", ())
+    return HandedIn(prepared, True, "", tuple(prep_notes))
+
+
+def _run_stages(tree: Path, config: AssignmentConfig, nb: HandedIn, *, checks_from: Path | None,
+                unsandboxed: bool, parallel: bool, cache: StageCache | None):
+    """(the notebook's run, the checks' or public tests' run, timings). The notebook and the checks (or
+    public tests) run side by side, in separate sandboxed processes, each on its own copy of the tree. A
+    module whose import already hangs does not get to hang the notebook too: once the checks say so, the
+    notebook run is stopped and marked skipped."""
+    timings: dict[str, float] = {}
     cancel = threading.Event()
 
     def notebook():
-        if not handed_in:
-            return skipped_run(prepared, skip)
-        return execute_notebook(tree, config.notebook, prepared, config.limits, unsandboxed=unsandboxed,
+        if not nb.handed_in:
+            return skipped_run(nb.prepared, nb.skip)
+        return execute_notebook(tree, config.notebook, nb.prepared, config.limits, unsandboxed=unsandboxed,
                                 cancel=cancel)
 
     def checks():
@@ -175,7 +184,7 @@ def grade_tree(tree: Path, template: Path, config: AssignmentConfig, rubric: Rub
                                 memory_mb=config.limits.memory_mb)
 
     if cache is not None:  # grade --local: a stage whose inputs did not change is not run again
-        notebook, checks = cache.wrap(tree, config, prepared, notebook if handed_in else None, checks, notebook)
+        notebook, checks = cache.wrap(tree, config, nb.prepared, notebook if nb.handed_in else None, checks, notebook)
     if parallel:
         with ThreadPoolExecutor(max_workers=1) as pool:
             nb_future = pool.submit(_timed, notebook)
@@ -187,36 +196,38 @@ def grade_tree(tree: Path, template: Path, config: AssignmentConfig, rubric: Rub
         other, timings["checks_s"] = _timed(checks)
         run, timings["notebook_s"] = (None, 0.0) if other.import_hung else _timed(notebook)
     if other.import_hung:
-        run = skipped_run(prepared, "the notebook was not run: importing your module already hangs "
-                                    "(see the checks)")
-    notes += run.notes
-    timings["notebook_peak_mb"] = run.peak_memory_mb
-    timings["checks_peak_mb"] = other.peak_memory_mb
-    timings["notebook_cpu_s"] = run.cpu_s
-    timings["checks_cpu_s"] = getattr(other, "cpu_s", 0.0)
-    cases, isolation, tests = (), run.isolation, None
-    if checks_from is not None:
-        cases, isolation = other.outcomes, other.isolation or isolation
-        notes += other.notes
-    else:
-        tests = other.outcomes
-        notes += other.notes
-    hooks = execution_hooks(prepared)
+        run = skipped_run(nb.prepared, "the notebook was not run: importing your module already hangs "
+                                       "(see the checks)")
+    timings.update(notebook_peak_mb=run.peak_memory_mb, checks_peak_mb=other.peak_memory_mb,
+                   notebook_cpu_s=run.cpu_s, checks_cpu_s=other.cpu_s)
+    return run, other, timings
+
+
+def grade_tree(tree: Path, template: Path, config: AssignmentConfig, rubric: Rubric, *, key: dict,
+               checks_from: Path | None, unsandboxed: bool, parallel: bool = True,
+               cache: StageCache | None = None) -> GradedTree:
+    """The stages shared by the official and the local path (``cache``: the local path's stage results)."""
+    template_nb = json.loads((template / config.notebook).read_text())
+    nb = _hand_in(tree, template, config, template_nb)
+    run, other, timings = _run_stages(tree, config, nb, checks_from=checks_from, unsandboxed=unsandboxed,
+                                      parallel=parallel, cache=cache)
+    notes = [*nb.notes, *run.notes, *other.notes]
+    official = checks_from is not None
+    cases, isolation = (other.outcomes, other.isolation or run.isolation) if official else ((), run.isolation)
+    hooks = execution_hooks(nb.prepared)
     withheld = ""
     if hooks:
         withheld = ("no credit for notebook cells: the notebook changes how IPython executes cells ("
                     + "; ".join(hooks[:3]) + "), so 'this cell ran' cannot be trusted (flagged for review)")
         notes.append("tampering suspected: " + withheld)
-    answers, answer_notes = _answers(prepared if handed_in else {"cells": []}, key, rubric, config.notebook)
+    answers, answer_notes = _answers(nb.prepared if nb.handed_in else {"cells": []}, key, rubric, config.notebook)
     notes += answer_notes
-    outcomes = Outcomes(cases=cases, cells=run.cells, answers=answers, tests=tests,
-                        checks_run=checks_from is not None, exercise_cells=_exercise_cells(template_nb),
-                        cells_withheld=withheld)
+    outcomes = Outcomes(cases=cases, cells=run.cells, answers=answers, tests=None if official else other.outcomes,
+                        checks_run=official, exercise_cells=_exercise_cells(template_nb), cells_withheld=withheld)
     items, total = score(rubric, outcomes)
     notes += cause_notes(items)
-    hung = other.import_hung
     nothing_ran = not any(c.status == "ok" for c in run.cells)
-    status = "timeout" if hung or (run.status == "timeout" and nothing_ran) else "graded"
+    status = "timeout" if other.import_hung or (run.status == "timeout" and nothing_ran) else "graded"
     return GradedTree(items, total, run.cells, run.figures, tuple(notes), isolation, timings, status)
 
 

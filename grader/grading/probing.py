@@ -22,6 +22,7 @@ import numpy as np
 
 from grader import sandbox
 from grader.config import AssignmentConfig, load_assignment
+from grader.grading import messages
 from grader.grading.checks import Case, CheckSpec, judge_case, load_checks
 from grader.results import CaseOutcome
 from grader.sandbox import channel
@@ -107,18 +108,16 @@ def _read_result(message: channel.Message) -> tuple[dict | None, str]:
 
 def _why_stopped(result: sandbox.RunResult, limits, disk_mb: int = sandbox.RunLimits.max_disk_mb) -> str:
     if result.channel_overflow:
-        return f"it sent back more than {MAX_CHANNEL_BYTES // 2**20} MB of results and was stopped"
+        return messages.too_much_output(MAX_CHANNEL_BYTES) + " and was stopped"
     if result.disk_exceeded:
-        return (f"your code wrote more than {disk_mb} MB of files (the disk limit) and was stopped; "
-                "write less, or nothing, to disk")
+        return messages.disk_full(disk_mb)
     if result.memory_exceeded:
-        return f"your code used more than the {limits.memory_mb} MB memory limit and was stopped"
+        return messages.over_memory(limits.memory_mb) + " and was stopped"
     if result.idle_timed_out:
-        return (f"it did not finish within the {limits.case_timeout_s:g} s time limit "
-                "(an endless loop, a sleep, or far too slow?)")
+        return messages.case_too_slow(limits.case_timeout_s)
     if result.timed_out:
         return f"the checks ran out of their {limits.checks_timeout_s:g} s time limit"
-    return f"the process ended (exit code {result.returncode}) before this case finished; does your code call exit()?"
+    return messages.exited_early(result.returncode)
 
 
 def _error_text(error: object) -> str:
@@ -133,17 +132,15 @@ def _stopped_text(entry: dict, result: sandbox.RunResult, limits) -> str:
     """Why a case (or the import) has no answer, from the driver's account and the run's."""
     how = entry.get("stopped")
     if how == "timeout":
-        return (f"it did not finish within the {limits.case_timeout_s:g} s time limit "
-                "(an endless loop, a sleep, or far too slow?)")
+        return messages.case_too_slow(limits.case_timeout_s)
     if how == "too_large":
         return f"the result is larger than {MAX_RESULT_BYTES // 2**20} MB"
     if how == "died":
         if result.memory_exceeded and entry.get("signal") == 9:
-            return f"your code used more than the {limits.memory_mb} MB memory limit and was stopped"
+            return messages.over_memory(limits.memory_mb) + " and was stopped"
         if "signal" in entry:
             return f"the process was killed by signal {channel.number(entry.get('signal')):g}"
-        return (f"the process ended (exit code {channel.number(entry.get('exit')):g}) before this case finished; "
-                "does your code call exit()?")
+        return messages.exited_early(f"{channel.number(entry.get('exit')):g}")
     if how == "garbled":
         return "its answer could not be read (something wrote into the driver's pipe)"
     if how == "forged":
@@ -216,8 +213,7 @@ def _judge(planned: list[PlannedCase], result: sandbox.RunResult, limits, run_li
                 got["watched_peak_bytes"] = peak if type(peak) is int and peak >= -1 else -1
             verdict[p.id] = judge_case(p.spec, p.case, got, why)
         if entry.get("disk_full") is True and not verdict[p.id].passed:
-            note = (f"your code filled the {run_limits.max_disk_mb} MB disk (or the {run_limits.tmp_mb} MB /tmp); "
-                    "write less, or nothing, to disk")
+            note = messages.disk_full(run_limits.max_disk_mb, run_limits.tmp_mb)
             if note not in notes:
                 notes.append(note)
     if problem and not stop_reason:

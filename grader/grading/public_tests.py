@@ -6,6 +6,7 @@ elsewhere (a student's laptop) it is a plain subprocess, as the student would ru
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 import subprocess
 import sys
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader import sandbox
+from grader.grading import messages
 
 MAX_XML_BYTES = 8 << 20
 # Runs inside the sandbox as `python -I -c RUNNER TEST_FILE`: pytest as `python -m pytest` would run
@@ -48,6 +50,7 @@ class TestCounts:
     isolation: tuple[str, ...] = ()
     import_hung: bool = False
     peak_memory_mb: float = 0.0
+    cpu_s: float = 0.0  # CPU time of the sandboxed run (0 unsandboxed)
 
 
 TEST_ENV = {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "LRKIT_GRADING": "1", "MPLBACKEND": "Agg"}
@@ -60,13 +63,12 @@ def run_public_tests(tree: Path, test_file: str, timeout: float = 600, memory_mb
         result = sandbox.run([sandbox.sandbox_python(), "-I", "-c", RUNNER, test_file],
                              mounts=[sandbox.Mount(tree, "/submission", True)], cwd="/submission", env=TEST_ENV,
                              limits=limits, channel=True)
-        counts = _counts(result.channel)
-        why = ("ran past its time limit" if result.timed_out else f"used more than {memory_mb} MB"
-               if result.memory_exceeded else f"filled the {limits.max_disk_mb} MB disk" if result.disk_exceeded
-               else "")
+        counts = _counts(result.channel, result.cpu_s)
+        why = messages.run_stopped(result, subject="the public tests", memory_mb=memory_mb,
+                                   disk_mb=limits.max_disk_mb, channel_bytes=MAX_XML_BYTES,
+                                   time_limit=f"{timeout:g} s")
         if why:
-            return TestCounts(counts.passed, counts.failed, counts.outcomes,
-                              notes=(f"the public tests were stopped: the run {why}",))
+            return dataclasses.replace(counts, notes=(why,))
         return counts
     with tempfile.TemporaryDirectory(prefix="lrkit-pytest-") as tmp:
         xml = Path(tmp) / "junit.xml"
@@ -75,18 +77,18 @@ def run_public_tests(tree: Path, test_file: str, timeout: float = 600, memory_mb
                             "-c", os.devnull, f"--junitxml={xml}", test_file], cwd=tree, env={**os.environ, **TEST_ENV},
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=timeout)
         except subprocess.TimeoutExpired:
-            return TestCounts(0, 0, {}, notes=(f"the public tests ran past {timeout:.0f} s and were stopped",))
+            return TestCounts(0, 0, {}, notes=(f"the public tests were stopped: it ran past {timeout:g} s",))
         return _counts(xml.read_bytes() if xml.is_file() and xml.stat().st_size <= MAX_XML_BYTES else b"")
 
 
-def _counts(xml: bytes) -> TestCounts:
+def _counts(xml: bytes, cpu_s: float = 0.0) -> TestCounts:
     """Per-test outcomes from JUnit XML written by code under test (parsed as untrusted)."""
     try:
         root = ET.fromstring(xml) if xml else None
     except ET.ParseError:
         root = None
     if root is None:
-        return TestCounts(0, 0, {})
+        return TestCounts(0, 0, {}, cpu_s=cpu_s)
     outcomes, passed, failed_count = {}, 0, 0
     for case in root.iter("testcase"):
         failed = any(child.tag in ("failure", "error") for child in case)
@@ -95,4 +97,4 @@ def _counts(xml: bytes) -> TestCounts:
             passed, failed_count = passed + (not failed), failed_count + failed
             name = case.get("name", "").split("[", 1)[0]
             outcomes[name] = outcomes.get(name, True) and not failed
-    return TestCounts(passed, failed_count, outcomes)
+    return TestCounts(passed, failed_count, outcomes, cpu_s=cpu_s)
