@@ -56,17 +56,18 @@ def _collect(folders: list[Path]) -> list[Manifest]:
     return manifests
 
 
+def _where(m: Manifest) -> str:
+    return f"{m.folder} (shard {m.shard})"
+
+
 def check_shards(folders: list[Path]) -> tuple[list[Manifest], dict[str, tuple[Path, Report]]]:
     """Prove the shard outputs make one complete class; returns the manifests and name -> (folder, report)."""
     manifests = _collect(folders)
 
-    def where(m: Manifest) -> str:
-        return f"{m.folder} (shard {m.shard})"
-
     def by(key) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}
         for m in manifests:
-            out.setdefault(str(key(m)), []).append(where(m))
+            out.setdefault(str(key(m)), []).append(_where(m))
         return out
 
     count = int(_one(by(lambda m: m.shard.count), "shard counts (N in --shard I/N)",
@@ -75,23 +76,33 @@ def check_shards(folders: list[Path]) -> tuple[list[Manifest], dict[str, tuple[P
     bundle_hash = _one(by(lambda m: m.bundle_hash), "bundles", "regrade the odd shards with the same bundle")
     version = _one(by(lambda m: m.grader_version), "grader versions",
                    "regrade the odd shards with the same lrkit (their rows would not be comparable)")
+    _every_shard_once(manifests, count)
+    owner = _owners(manifests, count)
+    return manifests, _shard_reports(owner, bundle_hash, version)
+
+
+def _every_shard_once(manifests: list[Manifest], count: int) -> None:
     index: dict[int, Manifest] = {}
     for m in manifests:
         if m.shard.index in index:
-            raise MergeError(f"shard {m.shard} appears twice: {where(index[m.shard.index])} and {where(m)}; "
+            raise MergeError(f"shard {m.shard} appears twice: {_where(index[m.shard.index])} and {_where(m)}; "
                              "merge one output per shard")
         index[m.shard.index] = m
     missing = [i for i in range(1, count + 1) if i not in index]
     if missing:
         raise MergeError(f"gap: no output of shard(s) {', '.join(f'{i}/{count}' for i in missing)} among the "
                          f"folders given; run 'grade batch … --shard {missing[0]}/{count}' (and the others) first")
+
+
+def _owners(manifests: list[Manifest], count: int) -> dict[str, Manifest]:
+    """Submission name -> the shard that graded it; every submission seen, graded once, by its own shard."""
     owner: dict[str, Manifest] = {}
     for m in manifests:
         for name in m.assigned:
             if name in owner:
-                raise MergeError(f"duplicate: {name} was graded by {where(owner[name])} and by {where(m)}")
+                raise MergeError(f"duplicate: {name} was graded by {_where(owner[name])} and by {_where(m)}")
             if shard_of(name, count) != m.shard.index:
-                raise MergeError(f"{where(m)} lists {name}, which belongs to shard {shard_of(name, count)}/{count}; "
+                raise MergeError(f"{_where(m)} lists {name}, which belongs to shard {shard_of(name, count)}/{count}; "
                                  "the manifest was edited or comes from another kit")
             owner[name] = m
     late = sorted({name for m in manifests for name in m.seen} - set(owner))
@@ -100,6 +111,10 @@ def check_shards(folders: list[Path]) -> tuple[list[Manifest], dict[str, tuple[P
         raise MergeError(f"gap: {len(late)} submission(s) seen in the class folder were not graded by their shard "
                          f"(they came in after it ran): {', '.join(late[:5])}{', ...' if len(late) > 5 else ''}; "
                          f"rerun shard(s) {', '.join(f'{s}/{count}' for s in shards)} (they resume)")
+    return owner
+
+
+def _shard_reports(owner: dict[str, Manifest], bundle_hash: str, version: str) -> dict[str, tuple[Path, Report]]:
     reports: dict[str, tuple[Path, Report]] = {}
     unfinished: dict[str, list[str]] = {}
     for name, m in sorted(owner.items()):
@@ -117,7 +132,7 @@ def check_shards(folders: list[Path]) -> tuple[list[Manifest], dict[str, tuple[P
                            for s, n in sorted(unfinished.items()))
         raise MergeError(f"gap: {sum(map(len, unfinished.values()))} submission(s) have no report ({detail}); "
                          "rerun those shards (they resume where they stopped)")
-    return manifests, reports
+    return reports
 
 
 def merge_shards(folders: list[Path], out: Path) -> int:
