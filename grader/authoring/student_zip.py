@@ -57,25 +57,9 @@ def _stub_count(template: Path, config: AssignmentConfig) -> int:
     return count
 
 
-def readme(config: AssignmentConfig, identity: Identity, template: Path, wheel: str) -> str:
-    """The student's README: edit, set up, test, hand in; every file named, every command runnable."""
-    modules = [f for f in config.student_files if f.endswith(".py")]
-    stubs = _stub_count(template, config)
-    hand_in = [*config.student_files, IDENTITY]
-    nested = sorted({f.split("/", 1)[0] + "/" for f in config.student_files if "/" in f})
-    folders = f" (keeping the folders, {', '.join(f'`{n}`' for n in nested)}, as they are)" if nested else ""
-    python = f"{sys.version_info.major}.{sys.version_info.minor}"
-    precision = (f"Numeric answers: write a number and a unit where there is one (`16.4 GB`, `64 MiB`) with at "
-                 f"least {config.answers.sigfigs} significant figures; the grader compares your answer with the "
-                 "key rounded to the precision you wrote.\n" if config.answers.sigfigs else
-                 "Numeric answers: write a number and a unit where there is one (`16.4 GB`, `64 MiB`); the "
-                 "question says how precise to be.\n")
-    edit = "".join(f"- `{m}`: complete the code" + (f" (every `raise NotImplementedError`, {stubs} in all)"
-                                                    if stubs and len(modules) == 1 else "") + ".\n" for m in modules)
-    edit += f"- `{config.notebook}`: the exercises, the `answers` cell (YAML) and the written answers.\n"
-    return f"""# {config.title}
+README_TEXT = """# {title}
 
-Assignment `{config.name}`, release `{identity.short}`. Work in this folder.
+Assignment `{name}`, release `{short}`. Work in this folder.
 
 ## What to edit
 
@@ -97,7 +81,7 @@ On Linux, adding `--extra-index-url https://download.pytorch.org/whl/cpu` to the
 line gets torch's CPU build: a much smaller download, and all this assignment needs.
 
 If your machine already has those packages (a lab image), the last line alone is enough and needs no
-network. To open the notebook: `pip install notebook` and `jupyter notebook {config.notebook}`, or VS Code.
+network. To open the notebook: `pip install notebook` and `jupyter notebook {notebook}`, or VS Code.
 
 ## Test
 
@@ -112,18 +96,39 @@ show as "official grader only": the official grader runs them on your hand-in.
 ## Hand in
 
 ```bash
-grade pack                           # writes {config.name}-submission.zip
+grade pack                           # writes {name}-submission.zip
 ```
 
-Hand in that one zip. It holds exactly: {", ".join(f"`{f}`" for f in hand_in)}.
+Hand in that one zip. It holds exactly: {hand_in_list}.
 Zipping by hand instead: put those files at the top of the zip, e.g.
-`zip {config.name}-submission.zip {" ".join(hand_in)}`{folders}.
-`{IDENTITY}` tells the grader which assignment and release the work is for: a submission for
+`zip {name}-submission.zip {hand_in_words}`{folders}.
+`{identity}` tells the grader which assignment and release the work is for: a submission for
 another assignment is refused, and a missing file is reported as missing (the grader never fills
 it in from the template).
 
 The checker inside `wheels/` ({wheel}) is the grader the course uses, without the hidden tests.
 """
+
+
+def readme(config: AssignmentConfig, identity: Identity, template: Path, wheel: str) -> str:
+    """The student's README: edit, set up, test, hand in; every file named, every command runnable."""
+    modules = [f for f in config.student_files if f.endswith(".py")]
+    stubs = _stub_count(template, config)
+    hand_in = [*config.student_files, IDENTITY]
+    nested = sorted({f.split("/", 1)[0] + "/" for f in config.student_files if "/" in f})
+    folders = f" (keeping the folders, {', '.join(f'`{n}`' for n in nested)}, as they are)" if nested else ""
+    python = f"{sys.version_info.major}.{sys.version_info.minor}"
+    precision = (f"Numeric answers: write a number and a unit where there is one (`16.4 GB`, `64 MiB`) with at "
+                 f"least {config.answers.sigfigs} significant figures; the grader compares your answer with the "
+                 "key rounded to the precision you wrote.\n" if config.answers.sigfigs else
+                 "Numeric answers: write a number and a unit where there is one (`16.4 GB`, `64 MiB`); the "
+                 "question says how precise to be.\n")
+    edit = "".join(f"- `{m}`: complete the code" + (f" (every `raise NotImplementedError`, {stubs} in all)"
+                                                    if stubs and len(modules) == 1 else "") + ".\n" for m in modules)
+    edit += f"- `{config.notebook}`: the exercises, the `answers` cell (YAML) and the written answers.\n"
+    return README_TEXT.format(title=config.title, name=config.name, short=identity.short, edit=edit, precision=precision,
+                              python=python, notebook=config.notebook, hand_in_list=", ".join(f"`{f}`" for f in hand_in),
+                              hand_in_words=" ".join(hand_in), folders=folders, identity=IDENTITY, wheel=wheel)
 
 
 def student_entries(name: str, config: AssignmentConfig, template: Path, identity: Identity,
