@@ -41,7 +41,7 @@ from grader.bundle import Bundle, folder_files, open_bundle
 from grader.errors import BundleError, LrkitError, UsageError
 from grader.grading.intake import unpack_any
 from grader.grading.pipeline import failed_report
-from grader.grading.unpack import SubmissionError
+from grader.grading.unpack import MAX_SUBMISSION_BYTES, SubmissionError
 from grader.grading.version import grader_version
 from grader.results import Report
 
@@ -307,10 +307,11 @@ class DaskEngine:
             try:
                 unpack_any(job.path, Path(tmp) / "u", self.bundle.config)  # as the pipeline unpacks
             except SubmissionError as exc:
-                return failed_report(self.bundle.config, self.bundle.rubric, job.name, "invalid", str(exc), True,
-                                     self.bundle.hash)
+                return failed_report(self.bundle.config, self.bundle.rubric, job.name, "invalid", str(exc),
+                                     bundle_hash=self.bundle.hash)
         return crashed_report(self.bundle, job.name, "this submission could not be sent to a worker "
-                                                     "(larger than 50 MB?); tell the course staff")
+                                                     f"(larger than {MAX_SUBMISSION_BYTES // 10**6} MB?); "
+                                                     "tell the course staff")
 
     def close(self) -> None:
         for thing in (self.client, self.cluster):

@@ -21,12 +21,13 @@ from typing import Iterator, Protocol
 
 from grader.bundle import Bundle
 from grader.errors import UsageError
+from grader.grading import messages
 from grader.grading.pipeline import failed_report, grade_submission
-from grader.grading.unpack import JUNK_DIRS
+from grader.grading.unpack import JUNK_DIRS, MAX_SUBMISSION_BYTES
 from grader.results import Report
 
 log = logging.getLogger(__name__)
-MAX_PAYLOAD_BYTES = 50_000_000  # unpack's own limit: anything bigger is invalid wherever it is unpacked
+MAX_PAYLOAD_BYTES = MAX_SUBMISSION_BYTES  # unpack's own limit: anything bigger is invalid wherever it is unpacked
 
 
 @dataclass(frozen=True)
@@ -55,12 +56,11 @@ def grade_one(path: Path, bundle: Bundle, unsandboxed: bool, name: str) -> Repor
         return grade_submission(path, bundle, unsandboxed=unsandboxed, name=name)
     except Exception as exc:  # a grader failure on one submission must not stop the class
         log.exception("grading %s crashed", path.name)
-        return crashed_report(bundle, name, f"the grader failed on this submission ({type(exc).__name__}: "
-                                            f"{exc}); tell the course staff")
+        return crashed_report(bundle, name, messages.grader_failed(exc))
 
 
 def crashed_report(bundle: Bundle, name: str, message: str) -> Report:
-    return failed_report(bundle.config, bundle.rubric, name, "crashed", message, True, bundle.hash)
+    return failed_report(bundle.config, bundle.rubric, name, "crashed", message, bundle_hash=bundle.hash)
 
 
 def default_jobs() -> int:

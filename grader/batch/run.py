@@ -91,7 +91,8 @@ def _write(report: Report, folder: Path, note: str | None, bundle: Bundle) -> Re
         log.exception("writing the report of %s failed", report.submission)
         crashed = failed_report(bundle.config, bundle.rubric, report.submission, "crashed",
                                 f"the report could not be written ({type(exc).__name__}: {str(exc)[:200]}); "
-                                "tell the course staff", True, bundle.hash, report.submission_hash)
+                                "tell the course staff", bundle_hash=bundle.hash,
+                                submission_hash=report.submission_hash)
         write_reports(crashed, folder)
         return crashed
 
@@ -169,7 +170,7 @@ def grade_batch(folder: Path, bundle_path: Path, out: Path, *, jobs: int | None 
                         reports[job.name] = _write(failed_report(
                             bundle.config, bundle.rubric, job.name, "crashed",
                             f"not graded: the batch stopped early ({type(exc).__name__}: {exc}); grade it again",
-                            True, bundle.hash), out / job.name, renamed.get(job.name), bundle)
+                            bundle_hash=bundle.hash), out / job.name, renamed.get(job.name), bundle)
         finally:
             engine.close()
     ordered = [reports[k] for k in sorted(reports)]

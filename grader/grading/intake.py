@@ -18,9 +18,9 @@ from pathlib import Path
 
 from grader.bundle import IDENTITY, Bundle, Identity, read_identity
 from grader.config import AssignmentConfig
-from grader.grading.unpack import SubmissionError, Unpacked, glob_regex, unpack_submission
+from grader.grading.unpack import MAX_SUBMISSION_BYTES, SubmissionError, Unpacked, glob_regex, unpack_submission
 
-NOTEBOOK_MAX_BYTES = 50_000_000
+NOTEBOOK_MAX_BYTES = MAX_SUBMISSION_BYTES
 
 
 @dataclass(frozen=True)

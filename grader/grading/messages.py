@@ -103,3 +103,8 @@ def run_stopped(result, *, subject: str, memory_mb: float, disk_mb: int, tmp_mb:
     else:
         return ""
     return f"{subject} was stopped: {why}"
+
+
+def grader_failed(exc: BaseException) -> str:
+    """The grader itself failed on one submission (a "crashed" row): the student cannot fix it; staff can."""
+    return f"the grader failed on this submission ({type(exc).__name__}: {str(exc)[:300]}); tell the course staff"

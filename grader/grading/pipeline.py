@@ -23,6 +23,7 @@ from typing import Protocol
 from grader import __version__, sandbox
 from grader.bundle import Bundle, folder_hash, open_bundle
 from grader.config import AssignmentConfig, Rubric, RubricKind
+from grader.grading import messages
 from grader.grading.answers import (
     AnswerFormatError,
     check_answers,
@@ -231,8 +232,9 @@ def grade_tree(tree: Path, template: Path, config: AssignmentConfig, rubric: Rub
     return GradedTree(items, total, run.cells, run.figures, tuple(notes), isolation, timings, status)
 
 
-def failed_report(config: AssignmentConfig, rubric: Rubric, name: str, status: str, message: str,
-                   official: bool, bundle_hash: str = "", submission_hash: str = "") -> Report:
+def failed_report(config: AssignmentConfig, rubric: Rubric, name: str, status: str, message: str, *,
+                  official: bool = True, bundle_hash: str = "", submission_hash: str = "") -> Report:
+    """A report with every item at 0 and ``message`` saying why (invalid, crashed, bundle_error ...)."""
     items = tuple(ItemResult(i.id, i.title, 0.0, i.points, "failed", i.kind, hidden=i.kind == RubricKind.CHECKS,
                              messages=(message,)) for i in rubric.items)
     return Report(config.name, name, status, 0.0, rubric.total, items, official, notes=(message,),
@@ -257,14 +259,13 @@ def grade_submission(submission: Path, bundle_path: Path | Bundle, *, unsandboxe
         problems = bundle_problems(bundle.solution, bundle.template, bundle.config, bundle.rubric, bundle.hash)
         if problems:  # the instructor's mistake: grading against it would cost students points
             return failed_report(bundle.config, bundle.rubric, name, "bundle_error",
-                                 bundle_error_message(bundle.config.name, problems), True, bundle.hash)
+                                 bundle_error_message(bundle.config.name, problems), bundle_hash=bundle.hash)
         try:
             return _grade_submission(submission, bundle, unsandboxed=unsandboxed, name=name, parallel=parallel)
         except Exception as exc:  # nothing about one submission may stop a class
             log.exception("grading %s crashed", name)
-            return failed_report(bundle.config, bundle.rubric, name, "crashed",
-                                 f"the grader failed on this submission ({type(exc).__name__}: {str(exc)[:300]}); "
-                                 "tell the course staff", True, bundle.hash)
+            return failed_report(bundle.config, bundle.rubric, name, "crashed", messages.grader_failed(exc),
+                                 bundle_hash=bundle.hash)
 
 
 def _grade_submission(submission: Path, bundle: Bundle, *, unsandboxed: bool, name: str, parallel: bool) -> Report:
@@ -276,13 +277,14 @@ def _grade_submission(submission: Path, bundle: Bundle, *, unsandboxed: bool, na
             tree, notes = assemble(intake, bundle.template, config, work)
             sub_hash = folder_hash(work / "unpacked")
         except SubmissionError as exc:
-            return failed_report(config, rubric, name, "invalid", str(exc), True, bundle.hash)
+            return failed_report(config, rubric, name, "invalid", str(exc), bundle_hash=bundle.hash)
         key = answer_key(bundle.solution, config)
         try:
             graded = grade_tree(tree, bundle.template, config, rubric, key=key, checks_from=bundle.solution,
                                 unsandboxed=unsandboxed, parallel=parallel)
         except NotebookError as exc:
-            return failed_report(config, rubric, name, "invalid", str(exc), True, bundle.hash, sub_hash)
+            return failed_report(config, rubric, name, "invalid", str(exc), bundle_hash=bundle.hash,
+                                 submission_hash=sub_hash)
         graded = _feedback_after_publishing(graded, rubric, answer_key(bundle.template, config), config)
     if intake.missing and graded.status == "graded":
         graded = dataclasses.replace(graded, status="incomplete")

@@ -21,11 +21,13 @@ from typing import BinaryIO, Callable, Iterator
 
 from grader.bundle import folder_hash
 from grader.errors import LrkitError
+from grader.report.safe import shown
 
 log = logging.getLogger(__name__)
 
 _CHUNK = 1 << 16
 # Folders and files that tools add by themselves; never kept, never counted against max_files.
+MAX_SUBMISSION_BYTES = 50_000_000  # the one size limit of a submission: unpacked, a bare notebook, a Dask payload
 JUNK_DIRS = {"__MACOSX", ".git", ".ipynb_checkpoints", "__pycache__", ".pytest_cache", ".venv", "venv",
               ".idea", ".vscode"}
 _JUNK_FILES = {".DS_Store", "Thumbs.db", "desktop.ini"}
@@ -197,7 +199,7 @@ def _folder_entries(src: Path) -> Iterator[_Entry]:
 # ----------------------------------------------------------------------------- unpacking
 
 
-def unpack_submission(src: Path, dest: Path, *, allowed: list[str] | None, max_bytes: int = 50_000_000,
+def unpack_submission(src: Path, dest: Path, *, allowed: list[str] | None, max_bytes: int = MAX_SUBMISSION_BYTES,
                       max_files: int = 2000) -> Unpacked:
     """Check `src` (folder or .zip) and copy the student files it holds into the new directory `dest`.
 
@@ -214,19 +216,6 @@ def unpack_submission(src: Path, dest: Path, *, allowed: list[str] | None, max_b
     except Exception as exc:  # zlib.error, UnicodeDecodeError, struct.error, RecursionError, ...
         raise SubmissionError(f"{shown(src.name)}: cannot be read ({type(exc).__name__}: {shown(str(exc))[:200]}); "
                               "make the zip again from your files and resubmit") from None
-
-
-def shown(name: str) -> str:
-    """A file name as text anyone can print: control characters, odd bytes and bidi marks escaped."""
-    out = []
-    for ch in name:
-        if ch.isprintable() and not 0xD800 <= ord(ch) <= 0xDFFF and ch not in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069":
-            out.append(ch)
-        elif 0xDC80 <= ord(ch) <= 0xDCFF:  # a byte that is not UTF-8 (surrogateescape)
-            out.append(f"\\x{ord(ch) - 0xDC00:02x}")
-        else:
-            out.append(f"\\u{ord(ch):04x}" if ord(ch) > 0xFF else f"\\x{ord(ch):02x}")
-    return "".join(out)
 
 
 def _unpack(src: Path, dest: Path, allowed: list[str] | None, max_bytes: int, max_files: int,

@@ -26,7 +26,10 @@ FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
 
 
 def _escape(match: re.Match) -> str:
-    code = ord(match.group())
+    return _escape_code(ord(match.group()))
+
+
+def _escape_code(code: int) -> str:
     if 0xDC80 <= code <= 0xDCFF:  # a byte that was not UTF-8 (surrogateescape)
         return f"\\x{code - 0xDC00:02x}"
     return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
@@ -35,6 +38,15 @@ def _escape(match: re.Match) -> str:
 def clean(text: str, *, lines: bool = True) -> str:
     """``text`` with unsafe characters escaped; with ``lines=False`` newlines and tabs too."""
     return (_UNSAFE if lines else _UNSAFE_LINE).sub(_escape, text)
+
+
+def shown(name: str) -> str:
+    """A name (a file in a submission, a folder) as text anyone can print on one line: every character that
+    is not printable escaped (controls, bidi marks, zero-width and other format characters, odd bytes)."""
+    name = _UNSAFE_LINE.sub(_escape, name)
+    if name.isprintable():
+        return name
+    return "".join(ch if ch.isprintable() else _escape_code(ord(ch)) for ch in name)
 
 
 def _value(value: Any, lines: bool) -> Any:
