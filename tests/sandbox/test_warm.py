@@ -57,7 +57,10 @@ def _script_facts(tmp_path: Path, monkeypatch, mode: str) -> dict:
     monkeypatch.setenv("LRKIT_WARM", "1" if mode == "warm" else "0")
     work = tmp_path / mode
     work.mkdir()
-    (work / "main.py").write_text(FINGERPRINT + "print(json.dumps(facts))\n")
+    (work / "tool.sh").write_text("echo hi\n")
+    (work / "tool.sh").chmod(0o6775)  # set-id and group-write bits: the seed's tar filter decides what survives
+    (work / "main.py").write_text(FINGERPRINT + "facts['seeded'] = {n: oct(os.stat(n).st_mode) for n in "
+                                  "sorted(os.listdir('.'))}\nprint(json.dumps(facts))\n")
     result = sandbox.run([sandbox_python(), "-I", "/submission/main.py"], mounts=[Mount(work, "/submission", True)],
                          cwd="/submission", env={"LRKIT_GRADING": "1"}, limits=LIMITS)
     assert result.returncode == 0, result.output
