@@ -20,17 +20,16 @@ import tarfile
 import threading
 from pathlib import Path
 
-from grader.sandbox import seccomp, warm
+from grader.sandbox import plan, seccomp, warm
 from grader.sandbox.bwrap import (
-    _bwrap_argv,
-    _check_mounts,
-    _host_path,
-    _sandbox_env,
+    bwrap_argv,
+    check_mounts,
     detect_isolation,
+    host_path,
     sandbox_available,
     sandbox_python,
 )
-from grader.sandbox.cgroup import _Cgroup, _cgroup_kind
+from grader.sandbox.cgroup import Cgroup, cgroup_kind
 from grader.sandbox.records import (
     SANDBOX_UID,
     Mount,
@@ -39,16 +38,16 @@ from grader.sandbox.records import (
     SandboxError,
 )
 from grader.sandbox.scratch import scratch_dir, sweep_stale
-from grader.sandbox.supervise import Pipes, _disk_usage, _preexec, _rlimits, _supervise
+from grader.sandbox.supervise import Pipes, preexec, rlimits_setter, supervise
 
 CHANNEL_ENV = "LRKIT_CHANNEL_FD"
 
 __all__ = ["CHANNEL_ENV", "SANDBOX_UID", "inside_script", "Mount", "RunLimits", "RunResult", "SandboxError",
-           "detect_isolation", "run", "sandbox_available", "sandbox_python", "scratch_dir", "sweep_stale", "_disk_usage"]
+           "detect_isolation", "run", "sandbox_available", "sandbox_python", "scratch_dir", "sweep_stale"]
 
 
 def run(argv: list[str], *, mounts: list[Mount], cwd: str, env: dict[str, str], limits: RunLimits,
-        progress_file: Path | None = None, unsandboxed: bool = False, stdin: bytes | None = None,
+        unsandboxed: bool = False, stdin: bytes | None = None,
         channel: bool = False, cancel: threading.Event | None = None) -> RunResult:
     """Run `argv` (in-sandbox paths) under `limits`; always returns, leaving no process behind.
 
@@ -57,26 +56,26 @@ def run(argv: list[str], *, mounts: list[Mount], cwd: str, env: dict[str, str], 
     at most ``limits.max_channel_bytes``, comes back as ``RunResult.channel``, and its growth
     is the progress that ``limits.idle_s`` watches. ``cancel``: an event that stops the run when set."""
     try:
-        return _run(argv, mounts=mounts, cwd=cwd, env=env, limits=limits, progress_file=progress_file,
+        return _run(argv, mounts=mounts, cwd=cwd, env=env, limits=limits,
                     unsandboxed=unsandboxed, stdin=stdin, channel=channel, cancel=cancel)
     except warm.WarmStartFailed as exc:  # this run starts cold; the template is replaced (warm.spawn_failed)
         warm.spawn_failed(exc)
-        return _run(argv, mounts=mounts, cwd=cwd, env=env, limits=limits, progress_file=progress_file,
+        return _run(argv, mounts=mounts, cwd=cwd, env=env, limits=limits,
                     unsandboxed=unsandboxed, stdin=stdin, channel=channel, cancel=cancel)
 
 
 def _run(argv: list[str], *, mounts: list[Mount], cwd: str, env: dict[str, str], limits: RunLimits,
-         progress_file: Path | None, unsandboxed: bool, stdin: bytes | None, channel: bool,
+         unsandboxed: bool, stdin: bytes | None, channel: bool,
          cancel: threading.Event | None) -> RunResult:
     if not argv:
         raise SandboxError("argv is empty")
-    _check_mounts(mounts, cwd)
+    check_mounts(mounts, cwd)
     with Pipes() as pipes:
         chan_r, chan_w = pipes.pipe() if channel else (None, None)
         extra_env = {CHANNEL_ENV: str(chan_w)} if channel else {}
         if unsandboxed or not sandbox_available():
             return _run_unsandboxed(argv, mounts=mounts, cwd=cwd, env={**env, **extra_env}, limits=limits,
-                                    progress_file=progress_file, stdin=stdin, pipes=pipes, channel=(chan_r, chan_w),
+                                    stdin=stdin, pipes=pipes, channel=(chan_r, chan_w),
                                     cancel=cancel)
         for m in mounts:
             if not m.writable and not os.stat(m.host).st_mode & 0o005:
@@ -92,16 +91,16 @@ def _run(argv: list[str], *, mounts: list[Mount], cwd: str, env: dict[str, str],
             seccomp_fd, w = pipes.pipe()
             os.write(w, seccomp.filter_bytes())  # far below a pipe's buffer
             pipes.close(w)
-        group = _Cgroup.create(memory_mb=limits.memory_mb, max_procs=limits.max_procs) if _cgroup_kind() else None
-        full = _bwrap_argv(mounts, cwd, _sandbox_env({**env, **extra_env}), limits.tmp_mb, disk_mb=limits.max_disk_mb,
+        group = Cgroup.create(memory_mb=limits.memory_mb, max_procs=limits.max_procs) if cgroup_kind() else None
+        full = bwrap_argv(mounts, cwd, plan.environment({**env, **extra_env}), limits.tmp_mb, disk_mb=limits.max_disk_mb,
                            seeds=seeds, seccomp_fd=seccomp_fd) + list(argv)
         child_fds = tuple(fd for fd in (*seeds.values(), seccomp_fd, chan_w) if fd is not None)
         spawn = warm.spawner(argv, mounts=mounts, cwd=cwd, env={**env, **extra_env}, limits=limits,
                              procs_files=group.procs_files() if group else [], seeds=seeds,
                              keep_fds={chan_w: chan_w} if channel else {})
         try:
-            result = _supervise(full, env={}, host_cwd=None, limits=limits, progress_file=progress_file,
-                                preexec=_preexec(limits, False, group.procs_files() if group else []), group=group,
+            result = supervise(full, env={}, host_cwd=None, limits=limits,
+                                preexec=preexec(limits, False, group.procs_files() if group else []), group=group,
                                 pipes=pipes, pass_fds=child_fds, feeds=feeds, stdin=stdin, channel_fd=chan_r,
                                 cancel=cancel, spawn=spawn)
         finally:
@@ -125,21 +124,21 @@ def _tar_tree(root: Path, fh) -> None:
 
 
 def _run_unsandboxed(argv: list[str], *, mounts: list[Mount], cwd: str, env: dict[str, str], limits: RunLimits,
-                     progress_file: Path | None, stdin: bytes | None, pipes: Pipes,
+                     stdin: bytes | None, pipes: Pipes,
                      channel: tuple[int | None, int | None], cancel: threading.Event | None) -> RunResult:
     with scratch_dir("tmp") as tmp:
         mapping = sorted([(m.target, str(m.host)) for m in mounts] + [("/tmp", str(tmp))],
                          key=lambda pair: -len(pair[0]))
-        host_argv = [_host_path(a, mapping) for a in argv]
-        host_env = {k: _host_path(v, mapping) for k, v in _sandbox_env(env).items()}
+        host_argv = [host_path(a, mapping) for a in argv]
+        host_env = {k: host_path(v, mapping) for k, v in plan.environment(env).items()}
         host_env["TMPDIR"] = str(tmp)
-        host_cwd = _host_path(cwd, mapping)
+        host_cwd = host_path(cwd, mapping)
         if not Path(host_cwd).is_dir():
             raise SandboxError(f"cwd {cwd} is not a mounted directory")
         nproc = os.geteuid() != 0
         chan_r, chan_w = channel
-        result = _supervise(host_argv, env=host_env, host_cwd=host_cwd, limits=limits, progress_file=progress_file,
-                            preexec=_rlimits(limits, nproc), group=None,
+        result = supervise(host_argv, env=host_env, host_cwd=host_cwd, limits=limits,
+                            preexec=rlimits_setter(limits, nproc), group=None,
                             watch=[Path(m.host) for m in mounts if m.writable] + [Path(tmp)],
                             pipes=pipes, pass_fds=(chan_w,) if chan_w is not None else (), stdin=stdin,
                             channel_fd=chan_r, cancel=cancel)

@@ -9,8 +9,8 @@ import sys
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
-from grader.sandbox import seccomp
-from grader.sandbox.cgroup import _cgroup_kind
+from grader.sandbox import plan, seccomp
+from grader.sandbox.cgroup import cgroup_kind
 from grader.sandbox.records import SANDBOX_UID, Mount, SandboxError
 from grader.sandbox.scratch import scratch_dir
 
@@ -34,7 +34,7 @@ def sandbox_available() -> bool:
         return False
     with scratch_dir("probe") as tmp:
         os.chown(tmp, SANDBOX_UID, SANDBOX_UID)
-        argv = _bwrap_argv([Mount(Path(tmp), "/submission", writable=True)], "/submission", {}, 16)
+        argv = bwrap_argv([Mount(Path(tmp), "/submission", writable=True)], "/submission", {}, 16)
         argv += [sandbox_python(), "-I", "-c", "import os; print(os.getuid())"]
         try:
             done = subprocess.run(argv, env={}, stdin=subprocess.DEVNULL, capture_output=True, timeout=60)
@@ -54,26 +54,9 @@ def detect_isolation() -> tuple[str, ...]:
     layers = ["bwrap", "uid", "netns", "pidns", "tmpfs"]
     if seccomp.supported():
         layers.append("seccomp")
-    if _cgroup_kind():
-        layers.append(_cgroup_kind())
+    if cgroup_kind():
+        layers.append(cgroup_kind())
     return (*layers, "rlimit")
-
-
-def _sandbox_env(env: dict[str, str]) -> dict[str, str]:
-    defaults = {
-        "PATH": f"{Path(sys.prefix) / 'bin'}:/usr/local/bin:/usr/bin:/bin",
-        "HOME": "/tmp",
-        "LANG": "C.UTF-8",
-        "MPLBACKEND": "Agg",
-        "PYTHONDONTWRITEBYTECODE": "1",
-        "JUPYTER_RUNTIME_DIR": "/tmp/jrt",
-        "JUPYTER_DATA_DIR": "/tmp/jupyter",
-        "IPYTHONDIR": "/tmp/ipython",
-        "MPLCONFIGDIR": "/tmp/matplotlib",
-        "OMP_NUM_THREADS": "1",
-        "MKL_NUM_THREADS": "1",
-    }
-    return {**defaults, **env}
 
 
 def _dirs_for(target: str, made: set[str]) -> list[str]:
@@ -89,44 +72,28 @@ def _dirs_for(target: str, made: set[str]) -> list[str]:
 
 
 def mount_plan(mounts: list[Mount], tmp_mb: int, disk_mb: int, seeded: bool) -> list[dict]:
-    """The mounts bubblewrap gets from `_bwrap_argv`, as data for a warm start (`inside/zygote.py`), in the same order."""
-    out = [{"kind": "ro", "src": "/usr", "dst": "/usr"}]
-    out += [{"kind": "symlink", "src": f"usr/{d}", "dst": f"/{d}"} for d in ("lib", "lib64", "bin", "sbin")]
-    out += [{"kind": "ro", "src": "/etc", "dst": "/etc"},
-            {"kind": "tmpfs", "dst": "/tmp", "mode": 0o1777, "size": tmp_mb * 1024 * 1024}]
-    binds = [(sys.base_prefix, sys.base_prefix, False), (sys.prefix, sys.prefix, False)]
-    for host, target, writable in binds + [(str(m.host), m.target, m.writable) for m in mounts]:
-        if writable and seeded:
-            out.append({"kind": "tmpfs", "dst": target, "mode": 0o777, "size": disk_mb * 1024 * 1024})
-        else:
-            out.append({"kind": "rw" if writable else "ro", "src": host, "dst": target})
-    return out
+    """The plan's mounts as the warm template reads them (`inside/zygote.py`), in `bwrap_argv`'s order."""
+    return [step.as_spec() for step in plan.mounts(mounts, tmp_mb, disk_mb, seeded)]
 
 
-def _bwrap_argv(mounts: list[Mount], cwd: str, env: dict[str, str], tmp_mb: int, *, disk_mb: int = 512,
-                seeds: dict[str, int] | None = None, seccomp_fd: int | None = None) -> list[str]:
-    """bwrap + setpriv argv for `mounts`; a writable mount becomes a tmpfs of `disk_mb` that the
+def bwrap_argv(mounts: list[Mount], cwd: str, env: dict[str, str], tmp_mb: int, *, disk_mb: int = 512,
+               seeds: dict[str, int] | None = None, seccomp_fd: int | None = None) -> list[str]:
+    """bwrap + setpriv argv for the plan of `mounts`; a writable mount becomes a tmpfs of `disk_mb` that the
     tar stream on fd `seeds[target]` is unpacked into (as the sandbox uid) before the command."""
     argv = ["bwrap", "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup",
-            "--die-with-parent", "--new-session",
-            "--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
-            "--symlink", "usr/bin", "/bin", "--symlink", "usr/sbin", "/sbin", "--ro-bind", "/etc", "/etc"]
-    # /tmp first: the interpreter and venv may live under /tmp (a CI clone), and a later
-    # tmpfs would hide them.
-    argv += ["--perms", "1777", "--size", str(tmp_mb * 1024 * 1024), "--tmpfs", "/tmp"]
+            "--die-with-parent", "--new-session"]
     made: set[str] = {"/tmp"}
-    binds = [(sys.base_prefix, sys.base_prefix, False), (sys.prefix, sys.prefix, False)]
-    binds += [(str(m.host), m.target, m.writable) for m in mounts]
-    for host, target, writable in binds:
-        if any(str(PurePosixPath(target)).startswith(p) for p in ("/usr", "/etc", "/proc", "/dev")):
-            raise SandboxError(f"mount target {target} would shadow a system directory")
-        argv += _dirs_for(target, made)
-        if writable and seeds is not None:
-            # a size-limited filesystem: files unlinked while open still count, nothing reaches the host
-            argv += ["--perms", "0777", "--size", str(disk_mb * 1024 * 1024), "--tmpfs", target]
+    for step in plan.mounts(mounts, tmp_mb, disk_mb, seeds is not None):
+        if step.kind == "symlink":
+            argv += ["--symlink", step.src, step.dst]
+            continue
+        if step.dst not in ("/usr", "/etc", "/tmp"):
+            argv += _dirs_for(step.dst, made)
+            made.add(step.dst)
+        if step.kind == "tmpfs":
+            argv += ["--perms", f"{step.mode:04o}", "--size", str(step.size), "--tmpfs", step.dst]
         else:
-            argv += ["--bind" if writable else "--ro-bind", host, target]
-        made.add(target)
+            argv += ["--bind" if step.kind == "rw" else "--ro-bind", step.src, step.dst]
     argv += ["--proc", "/proc", "--dev", "/dev", "--chdir", cwd]
     if seccomp_fd is not None:
         argv += ["--seccomp", str(seccomp_fd)]
@@ -147,14 +114,14 @@ for spec in sys.argv[1].split(","):
     fd, target = spec.split(":", 1)
     with os.fdopen(int(fd), "rb") as fh, tarfile.open(fileobj=fh, mode="r|") as tar:
         if hasattr(tarfile, "data_filter"):
-            tar.extractall(target, filter="data")
+            tar.extractall(target, filter={filter!r})
         else:
             tar.extractall(target)
 os.execv(sys.argv[2], sys.argv[2:])
-"""
+""".replace("{filter!r}", repr(plan.SEED_TAR_FILTER))
 
 
-def _check_mounts(mounts: list[Mount], cwd: str) -> None:
+def check_mounts(mounts: list[Mount], cwd: str) -> None:
     targets = [m.target for m in mounts]
     for m in mounts:
         if not m.target.startswith("/") or ".." in PurePosixPath(m.target).parts:
@@ -167,7 +134,7 @@ def _check_mounts(mounts: list[Mount], cwd: str) -> None:
         raise SandboxError(f"cwd must be an absolute in-sandbox path: {cwd!r}")
 
 
-def _host_path(value: str, mapping: list[tuple[str, str]]) -> str:
+def host_path(value: str, mapping: list[tuple[str, str]]) -> str:
     """Rewrite an in-sandbox path (a mount target or under one) to its host path."""
     if any(value == p or value.startswith(p.rstrip("/") + "/") for p in (sys.prefix, sys.base_prefix)):
         return value  # the interpreter and venv are at the same path inside and out

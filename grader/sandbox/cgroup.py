@@ -23,7 +23,7 @@ def _own_cgroup(controller: str) -> str:
     raise OSError(f"no {controller or 'v2'} cgroup for this process")
 
 
-class _Cgroup:
+class Cgroup:
     """One per-run cgroup (a directory per v1 controller, or one v2 directory)."""
 
     def __init__(self, kind: str, dirs: list[Path]):
@@ -31,7 +31,7 @@ class _Cgroup:
         self.dirs = dirs
 
     @classmethod
-    def create(cls, *, memory_mb: int, max_procs: int) -> _Cgroup:
+    def create(cls, *, memory_mb: int, max_procs: int) -> Cgroup:
         name = f"lrkit-{os.getpid()}-{secrets.token_hex(4)}"
         memory = memory_mb * 1024 * 1024
         if (_CGROUP_ROOT / "cgroup.controllers").exists():  # pure v2
@@ -158,13 +158,13 @@ def _sweep_stale() -> None:
                 pass
             except (ValueError, PermissionError):
                 continue
-            group = _Cgroup("cgroup-v2" if len(parents) == 1 else "cgroup-v1", [path])
+            group = Cgroup("cgroup-v2" if len(parents) == 1 else "cgroup-v1", [path])
             group.remove()
             log.info("removed the cgroup of a grader that is gone: %s", path)
 
 
 @lru_cache(maxsize=1)
-def _cgroup_kind() -> str:
+def cgroup_kind() -> str:
     """'cgroup-v2', 'cgroup-v1' or '' for what per-run cgroups can limit here."""
     if os.geteuid() != 0 or not _CGROUP_ROOT.is_dir():
         return ""
@@ -173,7 +173,7 @@ def _cgroup_kind() -> str:
     except OSError as exc:
         log.info("could not sweep stale cgroups: %s", exc)
     try:
-        group = _Cgroup.create(memory_mb=64, max_procs=8)
+        group = Cgroup.create(memory_mb=64, max_procs=8)
     except OSError as exc:
         log.info("no usable cgroup: %s", exc)
         return ""

@@ -18,7 +18,7 @@ class RunLimits:
     """Per-command limits. Memory is a cgroup limit, never RLIMIT_AS (it breaks `import torch`)."""
 
     wall_s: float = 120.0
-    idle_s: float | None = None  # kill if progress_file has not grown for this long
+    idle_s: float | None = None  # kill if the channel has not grown for this long
     memory_mb: int = 4096
     max_procs: int = 128  # cgroup pids.max; RLIMIT_NPROC only when unsandboxed and not root
     max_output_bytes: int = 1_000_000  # stdout+stderr kept; the rest is drained and dropped

@@ -11,7 +11,8 @@ import threading
 import time
 from pathlib import Path
 
-from grader.sandbox.cgroup import _Cgroup
+from grader.sandbox import plan
+from grader.sandbox.cgroup import Cgroup
 from grader.sandbox.records import RunLimits, SandboxError
 
 log = logging.getLogger(__name__)
@@ -106,21 +107,18 @@ def _feed(fd: int, write) -> threading.Thread:
     return thread
 
 
-def _rlimits(limits: RunLimits, nproc: bool):
+def rlimits_setter(limits: RunLimits, nproc: bool):
+    """A function that applies the plan's rlimits to the calling process (a preexec_fn)."""
+    planned = [(getattr(resource, name), soft, hard) for name, soft, hard in plan.rlimits(limits, nproc)]
+
     def apply() -> None:
-        fsize = limits.max_file_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))
-        if limits.cpu_s is not None:
-            resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_s, limits.cpu_s + 5))
-        if nproc:
-            resource.setrlimit(resource.RLIMIT_NPROC, (limits.max_procs, limits.max_procs))
+        for which, soft, hard in planned:
+            resource.setrlimit(which, (soft, hard))
     return apply
 
 
-def _preexec(limits: RunLimits, nproc: bool, procs_files: list[str]):
-    set_limits = _rlimits(limits, nproc)
+def preexec(limits: RunLimits, nproc: bool, procs_files: list[str]):
+    set_limits = rlimits_setter(limits, nproc)
 
     def apply() -> None:  # runs in the child between fork and exec: os calls only
         pid = str(os.getpid()).encode()
@@ -134,14 +132,7 @@ def _preexec(limits: RunLimits, nproc: bool, procs_files: list[str]):
     return apply
 
 
-def _progress_size(path: Path | None) -> int:
-    try:
-        return path.stat().st_size if path is not None else 0
-    except OSError:
-        return -1
-
-
-def _disk_usage(roots: list[Path], limit_bytes: int, max_entries: int = _DISK_MAX_ENTRIES) -> int | None:
+def disk_usage(roots: list[Path], limit_bytes: int, max_entries: int = _DISK_MAX_ENTRIES) -> int | None:
     """Bytes held by the files under ``roots`` (no symlinks followed), or None once the walk
     meets more than ``max_entries`` entries: a tree that big is itself treated as over quota.
     Stops early once ``limit_bytes`` is passed. Races with the writer (files vanishing) are ignored."""
@@ -170,8 +161,8 @@ def _disk_usage(roots: list[Path], limit_bytes: int, max_entries: int = _DISK_MA
     return total
 
 
-def _supervise(argv: list[str], *, env: dict[str, str], host_cwd: str | None, limits: RunLimits, progress_file: Path | None,
-               preexec, group: _Cgroup | None, watch: list[Path] | None = None, pipes: Pipes | None = None,
+def supervise(argv: list[str], *, env: dict[str, str], host_cwd: str | None, limits: RunLimits,
+               preexec, group: Cgroup | None, watch: list[Path] | None = None, pipes: Pipes | None = None,
                pass_fds: tuple[int, ...] = (), feeds: list[tuple[int, object]] = (), stdin: bytes | None = None,
                channel_fd: int | None = None, cancel: threading.Event | None = None, spawn=None) -> dict:
     """Run argv to the end or to a limit. ``pass_fds`` are the child's ends of ``pipes`` (closed
@@ -207,7 +198,7 @@ def _supervise(argv: list[str], *, env: dict[str, str], host_cwd: str | None, li
     if channel is not None:
         channel.start()
     timed_out = idle = disk = overflow = cancelled = False
-    last_size, last_growth = _progress(channel, progress_file), start
+    last_size, last_growth = _progress(channel), start
     disk_limit = limits.max_disk_mb * 1024 * 1024
     next_disk_check = start + 0.1
     try:
@@ -223,15 +214,15 @@ def _supervise(argv: list[str], *, env: dict[str, str], host_cwd: str | None, li
                 overflow = True
                 break
             if watch and now >= next_disk_check:
-                used = _disk_usage(watch, disk_limit)
+                used = disk_usage(watch, disk_limit)
                 if used is None or used > disk_limit:
                     disk = True
                     break
                 # small trees are walked often (a fast disk fills 1 GB in half a second), big ones less
                 walked = time.monotonic() - now
                 next_disk_check = time.monotonic() + min(max(0.1, 20 * walked), _DISK_POLL_S)
-            if limits.idle_s is not None and (progress_file is not None or channel is not None):
-                size = _progress(channel, progress_file)
+            if limits.idle_s is not None and channel is not None:
+                size = _progress(channel)
                 if size > last_size:
                     last_size, last_growth = size, now
                 elif now - last_growth > limits.idle_s:
@@ -264,11 +255,11 @@ def _supervise(argv: list[str], *, env: dict[str, str], host_cwd: str | None, li
                 channel=channel.data() if channel else b"", channel_overflow=overflow)
 
 
-def _progress(channel: _OutputReader | None, progress_file: Path | None) -> int:
-    return channel.received if channel is not None else _progress_size(progress_file)
+def _progress(channel: _OutputReader | None) -> int:
+    return channel.received if channel is not None else 0
 
 
-def _kill_tree(proc: subprocess.Popen, group: _Cgroup | None) -> None:
+def _kill_tree(proc: subprocess.Popen, group: Cgroup | None) -> None:
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):

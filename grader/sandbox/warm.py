@@ -34,8 +34,8 @@ import threading
 import time
 from pathlib import Path
 
-from grader.sandbox import bwrap, seccomp
-from grader.sandbox.bwrap import _sandbox_env, sandbox_available, sandbox_possible, sandbox_python
+from grader.sandbox import bwrap, plan, seccomp
+from grader.sandbox.bwrap import sandbox_available, sandbox_possible, sandbox_python
 from grader.sandbox.records import SANDBOX_UID, Mount, RunLimits, SandboxError
 from grader.sandbox.scratch import keep_cached, restore_cached
 
@@ -107,7 +107,7 @@ class Zygote:
         (self.home / "root").mkdir(mode=0o755)  # every run mounts its new root here, in its own namespace
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         restore_cached("matplotlib", self.home / "matplotlib", FONT_LIST)  # built once per machine, not per template
-        env = _sandbox_env({"HOME": str(self.home), **{name: str(self.home / sub) for name, sub in (
+        env = plan.environment({"HOME": str(self.home), **{name: str(self.home / sub) for name, sub in (
             ("MPLCONFIGDIR", "matplotlib"), ("IPYTHONDIR", "ipython"), ("JUPYTER_DATA_DIR", "jupyter"),
             ("JUPYTER_RUNTIME_DIR", "jrt"))}})
         env.pop("MPLBACKEND", None)  # each run sets its own backend
@@ -176,9 +176,8 @@ class Zygote:
 
     def _selftest(self) -> None:
         r, w = os.pipe()
-        spec = {"argv": ["-c", "pass"], "plan": bwrap.mount_plan([], 16, 16, False), "cwd": "/",
-                "env": _sandbox_env({}), "procs": [], "rlimits": [], "uid": SANDBOX_UID, "seeds": {},
-                "fds": {"1": 0, "2": 0}, "seccomp": seccomp.filter_bytes().hex() if seccomp.supported() else ""}
+        spec = run_spec(["-c", "pass"], mounts=[], cwd="/", env=plan.environment({}), limits=RunLimits(tmp_mb=16,
+                        max_disk_mb=16), procs=[], seeds={}, fds={"1": 0, "2": 0}, rlimits=[])
         try:
             proc = self.spawn(spec, [w])
         finally:
@@ -282,11 +281,7 @@ def spawner(argv: list[str], *, mounts: list[Mount], cwd: str, env: dict[str, st
     except (OSError, SandboxError) as exc:
         give_up(exc)
         return None
-    rlimits = [["RLIMIT_FSIZE", limits.max_file_mb << 20, limits.max_file_mb << 20], ["RLIMIT_CORE", 0, 0],
-               ["RLIMIT_NOFILE", 1024, 1024]]
-    if limits.cpu_s is not None:
-        rlimits.append(["RLIMIT_CPU", limits.cpu_s, limits.cpu_s + 5])
-    filter_hex = seccomp.filter_bytes().hex() if seccomp.supported() else ""
+    rlimits = [list(r) for r in plan.rlimits(limits)]
 
     def spawn(stdin: bool, out_fd: int) -> WarmProcess:
         fds, spec_fds, writer = [out_fd], {"1": 0, "2": 0}, None
@@ -302,16 +297,26 @@ def spawner(argv: list[str], *, mounts: list[Mount], cwd: str, env: dict[str, st
         for target, fd in seeds.items():
             fds.append(fd)
             spec_seeds[target] = len(fds) - 1
-        run_env = _sandbox_env({**env, "PWD": cwd} if seeds else env)  # cold, `sh` unpacks the seeds and sets PWD
-        spec = {"argv": argv[2:], "plan": bwrap.mount_plan(mounts, limits.tmp_mb, limits.max_disk_mb, bool(seeds)),
-                "cwd": cwd, "env": run_env, "procs": procs_files, "rlimits": rlimits, "uid": SANDBOX_UID,
-                "seccomp": filter_hex, "seeds": spec_seeds, "fds": spec_fds}
+        run_env = plan.environment({**env, "PWD": cwd} if seeds else env)  # cold, `sh` unpacks the seeds and sets PWD
+        spec = run_spec(argv[2:], mounts=mounts, cwd=cwd, env=run_env, limits=limits, procs=procs_files,
+                        seeds=spec_seeds, fds=spec_fds, rlimits=rlimits)
         try:
             return zygote.spawn(spec, fds, writer)
         finally:
             if stdin:
                 os.close(fds[1])
     return spawn
+
+
+def run_spec(argv: list[str], *, mounts: list[Mount], cwd: str, env: dict[str, str], limits: RunLimits,
+             procs: list[str], seeds: dict[str, int], fds: dict[str, int], rlimits: list) -> dict:
+    """What the template needs to build one run's sandbox (`inside/zygote.py` reads it): the plan's mounts
+    (a seeded writable mount a tmpfs), environment, rlimits and seed filter, the uid, the seccomp filter, and
+    which of the passed descriptors are the run's stdio, seeds and kept fds."""
+    return {"argv": argv, "plan": bwrap.mount_plan(mounts, limits.tmp_mb, limits.max_disk_mb, bool(seeds)),
+            "cwd": cwd, "env": env, "procs": procs, "rlimits": rlimits, "uid": SANDBOX_UID,
+            "seccomp": seccomp.filter_bytes().hex() if seccomp.supported() else "", "seeds": seeds,
+            "seed_filter": plan.SEED_TAR_FILTER, "fds": fds}
 
 
 def give_up(exc: Exception) -> None:

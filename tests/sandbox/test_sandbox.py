@@ -340,14 +340,14 @@ def test_disk_is_a_size_limited_filesystem_even_for_unlinked_files(tmp_path):
 
 def test_disk_quota_counts_too_many_entries_as_over(tmp_path):
     """Is a tree with more entries than the walk bound treated as over quota (never walked forever)?"""
-    from grader.sandbox.supervise import _disk_usage
+    from grader.sandbox.supervise import disk_usage
 
     (tmp_path / "a").mkdir()
     for i in range(30):
         (tmp_path / "a" / f"f{i}").write_bytes(b"x" * 100)
-    assert 3000 <= _disk_usage([tmp_path], 10**9) <= 31 * 8192  # sizes or blocks, whichever is larger
-    assert _disk_usage([tmp_path], 10**9, max_entries=20) is None
-    assert _disk_usage([tmp_path], 1000) > 1000  # stops as soon as the limit is passed
+    assert 3000 <= disk_usage([tmp_path], 10**9) <= 31 * 8192  # sizes or blocks, whichever is larger
+    assert disk_usage([tmp_path], 10**9, max_entries=20) is None
+    assert disk_usage([tmp_path], 1000) > 1000  # stops as soon as the limit is passed
 
 
 def test_quiet_run_within_the_disk_quota_is_not_flagged(tmp_path):

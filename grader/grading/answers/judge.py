@@ -16,12 +16,12 @@ from grader.grading.answers.key import (
 )
 from grader.grading.answers.precision import figures_phrase, matches_at_figures, stated_figures, too_coarse
 from grader.grading.answers.units import (
+    Quantity,
     QuantityError,
-    _norm_choice,
-    _Quantity,
-    _read_number,
-    _read_quantity,
-    _read_vector,
+    norm_choice,
+    read_number,
+    read_quantity,
+    read_vector,
 )
 from grader.results import AnswerOutcome
 
@@ -59,7 +59,7 @@ def _close(got: float, want: float, rtol: float, atol: float = 0.0) -> bool:
     return math.isfinite(got) and abs(got - want) <= atol + rtol * abs(want)
 
 
-def _unit_bytes(q: _Quantity) -> float:
+def _unit_bytes(q: Quantity) -> float:
     """Bytes in one of the units the student wrote (1e9 for GB, 2**30 for GiB, 1/8 for a bit)."""
     return (1024 if q.binary else 1000) ** q.level / (8 if q.bits else 1)
 
@@ -103,14 +103,14 @@ class _Reading:
 
 def _check_quantity(entry: QuantityEntry, given: str) -> tuple[str, str]:
     try:
-        q = _read_quantity(given)
+        q = read_quantity(given)
     except QuantityError as exc:
         return "unreadable", str(exc)
     reading = _Reading(entry, given, q.number, _unit_bytes(q), q.bytes)
     return reading.judge(_quantity_confusions(entry, q, reading))
 
 
-def _quantity_confusions(entry: QuantityEntry, q: _Quantity, reading: _Reading):
+def _quantity_confusions(entry: QuantityEntry, q: Quantity, reading: _Reading):
     """Named confusions, each tried only if the answer matches it (at its own precision).
 
     Only unit slips are recognised by themselves: their cause is certain. A factor of 2 has
@@ -154,7 +154,7 @@ def _plain_miss(got: float, entry: QuantityEntry | NumberEntry) -> str:
 
 def _check_number(entry: NumberEntry, given: str) -> tuple[str, str]:
     try:
-        got = _read_number(given)
+        got = read_number(given)
     except ValueError:
         return "unreadable", f"could not read {given!r} as a number; write e.g. `780`, `781.25` or `1.5e3`."
     return _Reading(entry, given, got, 1.0, got).judge(())
@@ -162,7 +162,7 @@ def _check_number(entry: NumberEntry, given: str) -> tuple[str, str]:
 
 def _check_vector(entry: VectorEntry, given: str) -> tuple[str, str]:
     try:
-        got = _read_vector(given)
+        got = read_vector(given)
     except ValueError:
         return "unreadable", (f"could not read {given!r} as a vector; write the numbers in brackets, "
                               "e.g. `[0.5, 3]` or `(0.5, 3)`.")
@@ -181,7 +181,7 @@ def _check_vector(entry: VectorEntry, given: str) -> tuple[str, str]:
 
 
 def _check_choice(entry: ChoiceEntry, given: str) -> tuple[str, str]:
-    got = _norm_choice(given)
+    got = norm_choice(given)
     if not re.fullmatch(r"[\w-]+", got):
         return "unreadable", f"could not read {given!r} as a choice; write just the letter of one option, e.g. `a`."
     if got == entry.value:

@@ -8,7 +8,7 @@ from typing import Any
 
 import yaml
 
-from grader.grading.answers.units import _norm_choice
+from grader.grading.answers.units import norm_choice
 
 
 class AnswerKeyError(ValueError):
@@ -153,8 +153,8 @@ def _build_entry(kind: str, key: str, spec: dict) -> KeyEntry:
         raw = spec.get("distractors") or {}
         if not isinstance(raw, dict):
             raise ValueError("choice distractors are a mapping {option: feedback}")
-        return ChoiceEntry(key, _norm_choice(str(spec["value"])),
-                           tuple(Distractor(_norm_choice(str(k)), str(v)) for k, v in raw.items()))
+        return ChoiceEntry(key, norm_choice(str(spec["value"])),
+                           tuple(Distractor(norm_choice(str(k)), str(v)) for k, v in raw.items()))
     if kind == "vector":
         value = _float_tuple(spec["value"])
         distractors = tuple(Distractor(_float_tuple(d["value"]), str(d["feedback"])) for d in _dlist(spec))

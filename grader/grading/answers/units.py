@@ -20,7 +20,7 @@ _ACCEPTED = ("Write a number and a unit, e.g. " + ", ".join(f"`{f}`" for f in QU
 
 
 @dataclass(frozen=True)
-class _Quantity:
+class Quantity:
     number: float  # as written, before the unit
     level: int  # 0 = bytes, 1 = k/Ki, 2 = M/Mi, ...
     binary: bool
@@ -38,10 +38,10 @@ class QuantityError(ValueError):
 
 def parse_quantity(s: str) -> float:
     """Bytes in ``s`` (``"16.4 GB"``, ``"15.26 GiB"``, ``"1.057e6 bytes"``, ``"131 Gbit"``)."""
-    return _read_quantity(s).bytes
+    return read_quantity(s).bytes
 
 
-def _read_quantity(s: str) -> _Quantity:
+def read_quantity(s: str) -> Quantity:
     if len(str(s)) > MAX_TEXT:
         raise QuantityError(f"could not read an answer of {len(str(s))} characters as an amount of memory. {_ACCEPTED}")
     match = _QUANTITY.match(str(s).strip().lstrip("~≈").rstrip("."))
@@ -58,7 +58,7 @@ def _read_quantity(s: str) -> _Quantity:
     if parsed is None:
         raise QuantityError(f"unknown unit {unit!r} in {s!r}. {_ACCEPTED}")
     level, binary, bits = parsed
-    quantity = _Quantity(number, level, binary, bits, unit)
+    quantity = Quantity(number, level, binary, bits, unit)
     if not math.isfinite(quantity.bytes):
         raise QuantityError(f"{s!r} is too large a number to work with. {_ACCEPTED}")
     return quantity
@@ -107,7 +107,7 @@ def _scaled(number: str, times_ten: str | None) -> float:
 _PLAIN = re.compile(rf"^\s*({_NUMBER}){_TIMES_TEN}\s*(?:/\s*({_NUMBER}))?\s*[x×]?\s*$")
 
 
-def _read_number(text: str) -> float:
+def read_number(text: str) -> float:
     """A finite float from ``text``, or ValueError (never OverflowError or ZeroDivisionError)."""
     if len(text) > MAX_TEXT:
         raise ValueError("too long")
@@ -125,7 +125,7 @@ def _read_number(text: str) -> float:
     return value
 
 
-def _read_vector(text: str) -> tuple[float, ...]:
+def read_vector(text: str) -> tuple[float, ...]:
     if len(text) > 50 * MAX_TEXT:
         raise ValueError("too long")
     inner = text.strip()
@@ -134,8 +134,8 @@ def _read_vector(text: str) -> tuple[float, ...]:
     parts = [p for p in re.split(r"[,;\s]+", inner.strip()) if p]
     if not parts:
         raise ValueError(text)
-    return tuple(_read_number(p) for p in parts)
+    return tuple(read_number(p) for p in parts)
 
 
-def _norm_choice(text: str) -> str:
+def norm_choice(text: str) -> str:
     return text.strip().strip("().").strip().lower()

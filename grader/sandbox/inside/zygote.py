@@ -284,7 +284,7 @@ def run(spec, fds, err_w):
         install_seccomp(bytes.fromhex(spec["seccomp"]))
         for dst, index in spec["seeds"].items():  # as the sandbox uid, like `tar -x` under bubblewrap
             with os.fdopen(os.dup(fds[index]), "rb") as stream, tarfile.open(fileobj=stream, mode="r|") as tar:
-                tar.extractall(dst, filter="data")  # the same filter as the cold path (bwrap._SEED)
+                tar.extractall(dst, filter=spec["seed_filter"])  # the plan's, as the cold path (bwrap._SEED)
         os.chdir(spec["cwd"])
         os.environ.clear()
         os.environ.update(spec["env"])
