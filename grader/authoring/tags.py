@@ -7,7 +7,7 @@ notebook layer (`notebook_tags`) applies it cell by cell. Every mistake raises a
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable, Literal
 
 from grader.authoring import markers
@@ -125,86 +125,100 @@ def _kit_marker(line: str, where: str, lineno: int) -> re.Match | None:
     return m
 
 
+@dataclass
+class _Regions:
+    """Where `split_text` is: the open region and what each version has gathered so far."""
+
+    student: list = field(default_factory=list)  # (line, source line number)
+    solution: list = field(default_factory=list)
+    hidden_or_solution: list = field(default_factory=list)
+    public: set = field(default_factory=set)
+    state: str | None = None  # None, "SOLUTION", "STUB", "HIDDEN"
+    opened_at: int = 0
+    stub_allowed: bool = False
+    pending_stub: list | None = None  # default stub waiting in case a STUB block follows
+    stub_body: list = field(default_factory=list)
+    stub_indent: str = ""
+
+    def flush_pending(self) -> None:
+        if self.pending_stub is not None:
+            self.student.extend(self.pending_stub)
+            self.pending_stub = None
+
+
+def _refuse_marker_in_string(text: str, where: str, line_offset: int) -> None:
+    inside = markers.marker_in_string(text, _is_marker_like)
+    if inside:
+        line, first = inside
+        raise TagError(where, line + line_offset, f"{text.split(chr(10))[line - 1].strip()!r} is inside a string "
+                                                  f"(the string opened at line {first + line_offset}); markers "
+                                                  "work only as comment lines of code: move it out of the "
+                                                  "docstring or string")
+
+
+def _on_marker(r: _Regions, m, kind: Kind, lines: list[str], i: int, where: str, lineno: int) -> None:
+    edge, word = m["edge"], m["word"]
+    if edge == "BEGIN":
+        if r.state is not None:
+            raise TagError(where, lineno, f"'BEGIN {word}' inside the {r.state} region opened at line "
+                                          f"{r.opened_at}; regions do not nest")
+        if word == "STUB" and not r.stub_allowed:
+            raise TagError(where, lineno, "'BEGIN STUB' must directly follow an 'END SOLUTION' line")
+        if word != "STUB":
+            r.flush_pending()
+        r.state, r.opened_at, r.stub_indent, r.stub_body, r.stub_allowed = word, lineno, m["indent"], [], False
+        return
+    if r.state != word:
+        expected = f"; the open region is {r.state} (line {r.opened_at})" if r.state else ""
+        raise TagError(where, lineno, f"'END {word}' has no matching 'BEGIN {word}'{expected}")
+    if word == "SOLUTION":
+        r.pending_stub = [(s, r.opened_at) for s in default_stub(kind, lines, i, r.stub_indent)]
+        r.stub_allowed = True
+    elif word == "STUB":
+        r.pending_stub = None
+        r.student.extend(r.stub_body)
+    r.state = None
+
+
+def _on_line(r: _Regions, line: str, kind: Kind, lineno: int) -> None:
+    if r.state is None:
+        r.stub_allowed = False
+        r.flush_pending()
+        one = ONE_LINE.match(line) if kind in ("python", "yaml", "markdown") else None
+        if one:
+            r.solution.append((one["body"], lineno))
+            r.hidden_or_solution.append(one["body"])
+            replacement = one_line_student(one["body"], kind)
+            if replacement is not None:
+                r.student.append((replacement, lineno))
+            return
+        r.student.append((line, lineno))
+        r.solution.append((line, lineno))
+        r.public.add(line.strip())
+    elif r.state in ("SOLUTION", "HIDDEN"):
+        r.solution.append((line, lineno))
+        r.hidden_or_solution.append(line)
+    elif r.state == "STUB":
+        r.stub_body.append((line, lineno))
+        r.public.add(line.strip())
+
+
 def split_text(text: str, kind: Kind, where: str, line_offset: int = 0) -> Split:
     """Split a tagged text into its student and solution versions."""
     if kind == "python":
-        inside = markers.marker_in_string(text, _is_marker_like)
-        if inside:
-            line, first = inside
-            raise TagError(where, line + line_offset, f"{text.split(chr(10))[line - 1].strip()!r} is inside a string "
-                                                      f"(the string opened at line {first + line_offset}); markers "
-                                                      "work only as comment lines of code: move it out of the "
-                                                      "docstring or string")
+        _refuse_marker_in_string(text, where, line_offset)
     lines = [markers.translate(line) for line in text.split("\n")]
-    student: list[tuple[str, int]] = []  # (line, source line number)
-    solution: list[tuple[str, int]] = []
-    hidden_or_solution: list[str] = []
-    public: set[str] = set()
-    state: str | None = None  # None, "SOLUTION", "STUB", "HIDDEN"
-    opened_at = 0
-    stub_allowed = False
-    pending_stub: list[tuple[str, int]] | None = None  # default stub waiting in case a STUB block follows
-    stub_body: list[tuple[str, int]] = []
-    stub_indent = ""
-
-    def flush_pending() -> None:
-        nonlocal pending_stub
-        if pending_stub is not None:
-            student.extend(pending_stub)
-            pending_stub = None
-
+    r = _Regions()
     for i, line in enumerate(lines):
         lineno = i + 1 + line_offset
         m = _kit_marker(line, where, lineno)
         if m is not None:
-            edge, word = m["edge"], m["word"]
-            if edge == "BEGIN":
-                if state is not None:
-                    raise TagError(where, lineno, f"'BEGIN {word}' inside the {state} region opened at line "
-                                                  f"{opened_at}; regions do not nest")
-                if word == "STUB" and not stub_allowed:
-                    raise TagError(where, lineno, "'BEGIN STUB' must directly follow an 'END SOLUTION' line")
-                if word != "STUB":
-                    flush_pending()
-                state, opened_at = word, lineno
-                stub_indent = m["indent"]
-                stub_body = []
-                stub_allowed = False
-                continue
-            if state != word:
-                expected = f"; the open region is {state} (line {opened_at})" if state else ""
-                raise TagError(where, lineno, f"'END {word}' has no matching 'BEGIN {word}'{expected}")
-            if word == "SOLUTION":
-                pending_stub = [(s, opened_at) for s in default_stub(kind, lines, i, stub_indent)]
-                stub_allowed = True
-            elif word == "STUB":
-                pending_stub = None
-                student.extend(stub_body)
-            state = None
-            continue
-        if state is None:
-            stub_allowed = False
-            flush_pending()
-            one = ONE_LINE.match(line) if kind in ("python", "yaml", "markdown") else None
-            if one:
-                solution.append((one["body"], lineno))
-                hidden_or_solution.append(one["body"])
-                replacement = one_line_student(one["body"], kind)
-                if replacement is not None:
-                    student.append((replacement, lineno))
-                continue
-            student.append((line, lineno))
-            solution.append((line, lineno))
-            public.add(line.strip())
-        elif state in ("SOLUTION", "HIDDEN"):
-            solution.append((line, lineno))
-            hidden_or_solution.append(line)
-        elif state == "STUB":
-            stub_body.append((line, lineno))
-            public.add(line.strip())
-    if state is not None:
-        raise TagError(where, opened_at, f"'BEGIN {state}' is never closed (add '# END {state}')")
-    flush_pending()
-    secret = frozenset(secret_lines(hidden_or_solution, code_only=True) - public)
-    return Split("\n".join(s for s, _ in student), "\n".join(s for s, _ in solution), secret,
-                 tuple(n for _, n in student), tuple(n for _, n in solution))
+            _on_marker(r, m, kind, lines, i, where, lineno)
+        else:
+            _on_line(r, line, kind, lineno)
+    if r.state is not None:
+        raise TagError(where, r.opened_at, f"'BEGIN {r.state}' is never closed (add '# END {r.state}')")
+    r.flush_pending()
+    secret = frozenset(secret_lines(r.hidden_or_solution, code_only=True) - r.public)
+    return Split("\n".join(s for s, _ in r.student), "\n".join(s for s, _ in r.solution), secret,
+                 tuple(n for _, n in r.student), tuple(n for _, n in r.solution))

@@ -14,6 +14,7 @@ Facts behind the choices: /work/shared/research/sandbox-facts.md.
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import tarfile
@@ -106,7 +107,7 @@ def _run(argv: list[str], *, mounts: list[Mount], cwd: str, env: dict[str, str],
         finally:
             if group is not None:
                 group.remove()
-    return RunResult(**{**result, "isolation": warm.isolation() if spawn else detect_isolation()})
+    return dataclasses.replace(result, isolation=warm.isolation() if spawn else detect_isolation())
 
 
 def _tar_tree(root: Path, fh) -> None:
@@ -142,7 +143,7 @@ def _run_unsandboxed(argv: list[str], *, mounts: list[Mount], cwd: str, env: dic
                             watch=[Path(m.host) for m in mounts if m.writable] + [Path(tmp)],
                             pipes=pipes, pass_fds=(chan_w,) if chan_w is not None else (), stdin=stdin,
                             channel_fd=chan_r, cancel=cancel)
-    return RunResult(**{**result, "isolation": ("rlimit", "unsandboxed")})
+    return dataclasses.replace(result, isolation=("rlimit", "unsandboxed"))
 
 
 def inside_script(name: str) -> Path:

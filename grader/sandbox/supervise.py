@@ -9,11 +9,12 @@ import signal
 import subprocess
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from grader.sandbox import plan
 from grader.sandbox.cgroup import Cgroup
-from grader.sandbox.records import RunLimits, SandboxError
+from grader.sandbox.records import RunLimits, RunResult, SandboxError
 
 log = logging.getLogger(__name__)
 
@@ -161,18 +162,66 @@ def disk_usage(roots: list[Path], limit_bytes: int, max_entries: int = _DISK_MAX
     return total
 
 
+@dataclass
+class _Stop:
+    """Why the watch loop stopped a run (all False: it ended by itself)."""
+
+    timed_out: bool = False
+    idle: bool = False
+    disk: bool = False
+    overflow: bool = False
+    cancelled: bool = False
+
+    def killed(self) -> bool:
+        return self.timed_out or self.idle or self.disk or self.overflow or self.cancelled
+
+
 def supervise(argv: list[str], *, env: dict[str, str], host_cwd: str | None, limits: RunLimits,
-               preexec, group: Cgroup | None, watch: list[Path] | None = None, pipes: Pipes | None = None,
-               pass_fds: tuple[int, ...] = (), feeds: list[tuple[int, object]] = (), stdin: bytes | None = None,
-               channel_fd: int | None = None, cancel: threading.Event | None = None, spawn=None) -> dict:
+              preexec, group: Cgroup | None, watch: list[Path] | None = None, pipes: Pipes | None = None,
+              pass_fds: tuple[int, ...] = (), feeds: list[tuple[int, object]] = (), stdin: bytes | None = None,
+              channel_fd: int | None = None, cancel: threading.Event | None = None, spawn=None) -> RunResult:
     """Run argv to the end or to a limit. ``pass_fds`` are the child's ends of ``pipes`` (closed
     here once it started); ``feeds`` pairs our write end of a pipe with a writer; ``stdin`` is
     written to the command's stdin; ``channel_fd`` is our read end of the command's channel.
     ``spawn(wants_stdin, out_fd)``, when given, starts the command instead of `subprocess.Popen`
-    (a warm start, `warm.spawner`) and returns an object with Popen's pid/poll/wait/stdin."""
+    (a warm start, `warm.spawner`) and returns an object with Popen's pid/poll/wait/stdin.
+    The result's ``isolation`` is left for the caller to say."""
     pipes = pipes or Pipes()
     start = time.monotonic()
     read_fd, write_fd = pipes.pipe()
+    proc = _start(argv, env=env, host_cwd=host_cwd, preexec=preexec, pipes=pipes, fds=(read_fd, write_fd),
+                  pass_fds=pass_fds, stdin=stdin, spawn=spawn)
+    for fd, writer in feeds:
+        _feed(pipes.release(fd), writer)
+    if stdin is not None:
+        _feed(os.dup(proc.stdin.fileno()), lambda fh: fh.write(stdin))
+        proc.stdin.close()
+    reader = _OutputReader(read_fd, limits.max_output_bytes)
+    reader.start()
+    channel = _OutputReader(channel_fd, limits.max_channel_bytes) if channel_fd is not None else None
+    if channel is not None:
+        channel.start()
+    try:
+        stop = _watch(proc, limits, start, channel, watch, cancel)
+    finally:
+        _kill_tree(proc, group)
+        for r, fd in ((reader, read_fd), (channel, channel_fd)):
+            if r is not None:
+                _stop_reader(r, fd, pipes)
+    stop.overflow = stop.overflow or bool(channel and channel.truncated)
+    return RunResult(returncode=None if stop.killed() else proc.returncode, timed_out=stop.timed_out,
+                     idle_timed_out=stop.idle, memory_exceeded=group.memory_exceeded() if group else False,
+                     output=reader.text(), output_truncated=reader.truncated,
+                     wall_s=round(time.monotonic() - start, 3), isolation=(), disk_exceeded=stop.disk,
+                     peak_memory_mb=group.peak_memory_mb() if group else 0.0,
+                     channel=channel.data() if channel else b"", channel_overflow=stop.overflow,
+                     cancelled=stop.cancelled, cpu_s=group.cpu_s() if group else 0.0)
+
+
+def _start(argv: list[str], *, env: dict[str, str], host_cwd: str | None, preexec, pipes: Pipes,
+           fds: tuple[int, int], pass_fds: tuple[int, ...], stdin: bytes | None, spawn):
+    """The started command (warm through ``spawn``, or a Popen); our pipe ends of it are closed on failure."""
+    read_fd, write_fd = fds
     try:
         if spawn is not None:
             proc = spawn(stdin is not None, write_fd)
@@ -187,72 +236,54 @@ def supervise(argv: list[str], *, env: dict[str, str], host_cwd: str | None, lim
         pipes.close(read_fd, write_fd, *pass_fds)
         raise SandboxError(f"could not start {argv[0]}: {exc}") from exc
     pipes.close(write_fd, *pass_fds)
-    for fd, writer in feeds:
-        _feed(pipes.release(fd), writer)
-    if stdin is not None:
-        _feed(os.dup(proc.stdin.fileno()), lambda fh: fh.write(stdin))
-        proc.stdin.close()
-    reader = _OutputReader(read_fd, limits.max_output_bytes)
-    reader.start()
-    channel = _OutputReader(channel_fd, limits.max_channel_bytes) if channel_fd is not None else None
-    if channel is not None:
-        channel.start()
-    timed_out = idle = disk = overflow = cancelled = False
+    return proc
+
+
+def _watch(proc, limits: RunLimits, start: float, channel: _OutputReader | None, watch: list[Path] | None,
+           cancel: threading.Event | None) -> _Stop:
+    """Wait for ``proc`` to end, or stop at the first limit it passes: wall clock, cancel, channel size,
+    disk (the ``watch`` folders, unsandboxed), or no channel growth for ``limits.idle_s``."""
+    stop = _Stop()
     last_size, last_growth = _progress(channel), start
     disk_limit = limits.max_disk_mb * 1024 * 1024
     next_disk_check = start + 0.1
-    try:
-        while proc.poll() is None:
-            now = time.monotonic()
-            if now - start > limits.wall_s:
-                timed_out = True
+    while proc.poll() is None:
+        now = time.monotonic()
+        stop.timed_out = now - start > limits.wall_s
+        stop.cancelled = not stop.timed_out and cancel is not None and cancel.is_set()
+        stop.overflow = not stop.killed() and channel is not None and channel.truncated
+        if stop.killed():  # (one reason each, in this order)
+            break
+        if watch and now >= next_disk_check:
+            used = disk_usage(watch, disk_limit)
+            if used is None or used > disk_limit:
+                stop.disk = True
                 break
-            if cancel is not None and cancel.is_set():
-                cancelled = True
+            # small trees are walked often (a fast disk fills 1 GB in half a second), big ones less
+            walked = time.monotonic() - now
+            next_disk_check = time.monotonic() + min(max(0.1, 20 * walked), _DISK_POLL_S)
+        if limits.idle_s is not None and channel is not None:
+            size = _progress(channel)
+            if size > last_size:
+                last_size, last_growth = size, now
+            elif now - last_growth > limits.idle_s:
+                stop.idle = True
                 break
-            if channel is not None and channel.truncated:
-                overflow = True
-                break
-            if watch and now >= next_disk_check:
-                used = disk_usage(watch, disk_limit)
-                if used is None or used > disk_limit:
-                    disk = True
-                    break
-                # small trees are walked often (a fast disk fills 1 GB in half a second), big ones less
-                walked = time.monotonic() - now
-                next_disk_check = time.monotonic() + min(max(0.1, 20 * walked), _DISK_POLL_S)
-            if limits.idle_s is not None and channel is not None:
-                size = _progress(channel)
-                if size > last_size:
-                    last_size, last_growth = size, now
-                elif now - last_growth > limits.idle_s:
-                    idle = True
-                    break
-            try:  # (returns as soon as the process ends: no poll interval added to every run)
-                proc.wait(timeout=_POLL_S)
-            except subprocess.TimeoutExpired:
-                pass
-    finally:
-        _kill_tree(proc, group)
-        for r, fd in ((reader, read_fd), (channel, channel_fd)):
-            if r is None:
-                continue
-            r.stop.set()
-            r.join(timeout=5)
-            if r.is_alive():
-                log.error("a sandbox reader is still busy after the process tree was killed")
-                pipes.release(fd)
-            else:
-                pipes.close(fd)
-    wall = time.monotonic() - start
-    overflow = overflow or bool(channel and channel.truncated)
-    killed = timed_out or idle or disk or overflow or cancelled
-    return dict(cancelled=cancelled, cpu_s=group.cpu_s() if group else 0.0,
-                returncode=None if killed else proc.returncode, timed_out=timed_out, idle_timed_out=idle,
-                memory_exceeded=group.memory_exceeded() if group else False, output=reader.text(),
-                output_truncated=reader.truncated, wall_s=round(wall, 3), disk_exceeded=disk,
-                peak_memory_mb=group.peak_memory_mb() if group else 0.0,
-                channel=channel.data() if channel else b"", channel_overflow=overflow)
+        try:  # (returns as soon as the process ends: no poll interval added to every run)
+            proc.wait(timeout=_POLL_S)
+        except subprocess.TimeoutExpired:
+            pass
+    return stop
+
+
+def _stop_reader(reader: _OutputReader, fd: int, pipes: Pipes) -> None:
+    reader.stop.set()
+    reader.join(timeout=5)
+    if reader.is_alive():
+        log.error("a sandbox reader is still busy after the process tree was killed")
+        pipes.release(fd)
+    else:
+        pipes.close(fd)
 
 
 def _progress(channel: _OutputReader | None) -> int:
