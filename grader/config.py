@@ -133,11 +133,11 @@ def _read_yaml(path: Path) -> dict[str, Any]:
 def _build(cls, data: Any, path: Path, key: tuple = (), item: str = ""):
     """Construct dataclass ``cls`` from ``data`` (found at ``key`` in ``path``), rejecting unknown or missing
     keys and values of the wrong type."""
-    where = _where(key)
+    where = key_text(key)
 
     def fail(message: str, name: str = "", fix: str = "") -> ConfigError:
         full = key + ((name,) if name else ())
-        return ConfigError(path, message, where=_where(full), key=full, item=item, fix=fix)
+        return ConfigError(path, message, where=key_text(full), key=full, item=item, fix=fix)
 
     if not isinstance(data, dict):
         raise ConfigError(path, f"expected a mapping, got {type(data).__name__}", where=where, key=key, item=item)
@@ -171,7 +171,7 @@ def _build(cls, data: Any, path: Path, key: tuple = (), item: str = ""):
     return cls(**values)
 
 
-def _where(key: tuple) -> str:
+def key_text(key: tuple) -> str:
     """A key path as messages show it: ("items", 3, "points") -> "items[3].points"."""
     out = ""
     for k in key:

@@ -7,7 +7,7 @@ from typing import Any
 
 import yaml
 
-from grader.config import ConfigError
+from grader.config import ConfigError, key_text
 
 MAX_BYTES = 2_000_000
 
@@ -28,9 +28,8 @@ class YamlFile:
         return None
 
     def error(self, key: tuple, message: str, fix: str = "") -> ConfigError:
-        where = ".".join(f"[{k}]" if isinstance(k, int) else str(k) for k in key).replace(".[", "[")
         text = f"{message}{f'; {fix}' if fix else ''}"
-        return ConfigError(self.path, text, where=where, key=key, line=self.line(key), fix=fix)
+        return ConfigError(self.path, text, where=key_text(key), key=key, line=self.line(key), fix=fix)
 
 
 def read_yaml(path: Path) -> YamlFile:
@@ -44,8 +43,12 @@ def read_yaml(path: Path) -> YamlFile:
     if len(text) > MAX_BYTES:
         raise ConfigError(path, f"is over {MAX_BYTES} bytes; a course file is a page of YAML")
     try:
-        data = yaml.safe_load(text)
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        loader = yaml.SafeLoader(text)  # one parse: the node tree (for the lines) and the data built from it
+        try:
+            node = loader.get_single_node()
+            data = loader.construct_document(node) if node is not None else None
+        finally:
+            loader.dispose()
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         raise ConfigError(path, f"not valid YAML ({getattr(exc, 'problem', exc)})",
