@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import logging
 import sys
 from pathlib import Path
@@ -136,7 +137,14 @@ def parser() -> argparse.ArgumentParser:
     m.add_argument("action", choices=["export", "import"])
     m.add_argument("out_dir", help="the batch output folder")
     m.add_argument("sheet", help="the CSV sheet to write (export) or read (import)")
+    for room in ROOMS:  # each room registers its own verbs: grader/<room>/verbs.py
+        importlib.import_module(room).register(sub)
     return p
+
+
+# Rooms that own CLI verbs. Each `verbs` module defines `register(sub)`, which adds its sub-parsers and sets
+# `handler=` on each (argparse `set_defaults`); importing one does no work.
+ROOMS = ("grader.term.verbs", "grader.serve.verbs", "grader.integrity.verbs")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -154,6 +162,8 @@ def _dispatch(args) -> int:
     if args.local is not None:
         return cmd_local(args)
     handlers = {"pack": cmd_pack, "submission": cmd_submission, "batch": cmd_batch, "merge": cmd_merge, "manual": cmd_manual}
+    if args.command not in handlers and getattr(args, "handler", None):
+        return args.handler(args)
     if args.command not in handlers:
         parser().print_help()
         return 2
