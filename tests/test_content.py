@@ -464,3 +464,39 @@ def test_basics_figures_with_and_without_widgets(tmp_path):
     assert [r for r in interactive if r["error"]] == []
     # the static versions draw more settings at once than a widget's single setting
     assert sum(r["figures"] for r in static) > sum(r["figures"] for r in interactive) > 0
+
+
+# "γ ∈ [0, 1]", "$\gamma \in (0,1]$", "0 <= gamma <= 1", "0 < γ ≤ 1": a range the text states for the decay
+GAMMA_INTERVAL = re.compile(r"(?:γ|\\gamma|gamma)\s*(?:∈|\\in|in)\s*\$?\s*([\[(])\s*0\s*,\s*1\s*([\])])")
+GAMMA_CHAIN = re.compile(r"0\s*(<=|≤|\\le|<)\s*(?:γ|\\gamma|gamma)\s*(<=|≤|\\le|<)\s*1")
+
+
+def stated_gamma_ranges(name: str) -> list[tuple[str, bool, bool]]:
+    """(where, 0 included, 1 included) for every range of γ the student tree states."""
+    found = []
+    for where, text in student_texts(name):
+        for m in GAMMA_INTERVAL.finditer(text):
+            found.append((where, m.group(1) == "[", m.group(2) == "]"))
+        for m in GAMMA_CHAIN.finditer(text):
+            found.append((where, m.group(1) != "<", m.group(2) != "<"))
+    return found
+
+
+def test_the_gamma_range_the_text_states_is_the_one_the_code_accepts():
+    """Does every range of γ the notebook, module and rubric state match what the solution's as_gamma accepts?"""
+    la = load_basics()
+    like = torch.zeros(2, 2)
+
+    def accepted(gamma: float) -> bool:
+        try:
+            la.as_gamma(gamma, like)
+        except ValueError:
+            return False
+        return True
+
+    assert not accepted(-1e-6) and not accepted(1 + 1e-6)
+    truth = (accepted(0.0), accepted(1.0))
+    ranges = stated_gamma_ranges("linear-attention-basics")
+    assert len(ranges) >= 3, ranges  # the notebook's text, the module's docstring, the rubric
+    wrong = [where for where, zero, one in ranges if (zero, one) != truth]
+    assert not wrong, f"these state a range of γ other than the code's {truth}: {wrong}"

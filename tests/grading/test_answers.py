@@ -209,6 +209,19 @@ def test_number_with_tolerance_and_times_sign():
     assert check_answer(entry, "a lot").status == "unreadable"
 
 
+@pytest.mark.parametrize("answer", ["≈ 781 ×", "~781x", "781 x", "781 times", "about 781", "roughly 781-fold",
+                                    "≈781×.", "approx. 7.81 × 10^2"])
+def test_numbers_are_read_as_people_write_them(answer):
+    """Is "≈ 781 ×" read as 781, as "781" is (the tolerance still applies)?"""
+    assert check_answer(NumberEntry("attention_vs_state", 781.25, rtol=0.01), answer).status == "correct"
+    assert check_answer(NumberEntry("attention_vs_state", 600.0, rtol=0.01), answer).status == "wrong"
+
+
+def test_an_unreadable_number_names_the_accepted_forms():
+    outcome = check_answer(NumberEntry("attention_vs_state", 781.25, rtol=0.01), "lots and lots")
+    assert outcome.status == "unreadable" and "≈ 781 ×" in outcome.message and "781 times" in outcome.message
+
+
 @pytest.mark.parametrize("answer", ["b", "B", "(b)", "b)", " b. "])
 def test_choice_forms(answer):
     entry = ChoiceEntry("which_grows", "b", (Distractor("a", "The window does not grow with T."),))

@@ -16,6 +16,7 @@ from grader.grading.answers.key import (
 )
 from grader.grading.answers.precision import figures_phrase, matches_at_figures, stated_figures, too_coarse
 from grader.grading.answers.units import (
+    NUMBER_FORMS,
     Quantity,
     QuantityError,
     norm_choice,
@@ -156,7 +157,8 @@ def _check_number(entry: NumberEntry, given: str) -> tuple[str, str]:
     try:
         got = read_number(given)
     except ValueError:
-        return "unreadable", f"could not read {given!r} as a number; write e.g. `780`, `781.25` or `1.5e3`."
+        return "unreadable", (f"could not read {given!r} as a number; write one number, e.g. "
+                              + ", ".join(f"`{form}`" for form in NUMBER_FORMS) + ".")
     return _Reading(entry, given, got, 1.0, got).judge(())
 
 

@@ -13,8 +13,10 @@ import math
 import re
 from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, InvalidOperation
 
+from grader.grading.answers.units import unhedged
+
 # the leading number of an answer as written: "16.4", "1,056,768", "1.057e6", "0.50"
-_LITERAL = re.compile(r"\s*[~≈]?\s*([+-]?(?:\d[\d,_]*)?(?:\.\d*)?(?:[eE][+-]?\d{1,4})?)")
+_LITERAL = re.compile(r"\s*([+-]?(?:\d[\d,_]*)?(?:\.\d*)?(?:[eE][+-]?\d{1,4})?)")
 # forms whose precision cannot be read off the digits (a fraction), so only tolerances apply
 _FRACTION = re.compile(r"\d\s*/\s*[\d.]")
 
@@ -25,7 +27,7 @@ def stated_figures(text: str) -> tuple[int, int] | None:
     "1.1" -> (2, 2); "0.0477" -> (3, 3); "1.50" -> (3, 3); "16000" -> (2, 5);
     "1,056,768" -> (7, 7); "1.057e6" -> (4, 4); "0" -> (1, 1).
     """
-    text = str(text)
+    text = unhedged(str(text))  # "about 780" states 2 figures, as "780" does
     if _FRACTION.search(text):
         return None
     match = _LITERAL.match(text)

@@ -44,7 +44,7 @@ def parse_quantity(s: str) -> float:
 def read_quantity(s: str) -> Quantity:
     if len(str(s)) > MAX_TEXT:
         raise QuantityError(f"could not read an answer of {len(str(s))} characters as an amount of memory. {_ACCEPTED}")
-    match = _QUANTITY.match(str(s).strip().lstrip("~≈").rstrip("."))
+    match = _QUANTITY.match(unhedged(str(s)).rstrip("."))
     if not match or not re.search(r"\d", match.group(1)):
         raise QuantityError(f"could not read {s!r} as an amount of memory. {_ACCEPTED}")
     try:
@@ -104,14 +104,23 @@ def _scaled(number: str, times_ten: str | None) -> float:
 
 # ---------------------------------------------------------------- numbers and vectors
 
-_PLAIN = re.compile(rf"^\s*({_NUMBER}){_TIMES_TEN}\s*(?:/\s*({_NUMBER}))?\s*[x×]?\s*$")
+_PLAIN = re.compile(rf"^\s*({_NUMBER}){_TIMES_TEN}\s*(?:/\s*({_NUMBER}))?\s*$")
+# How people hedge and label a number: "≈ 781 ×", "~781x", "about 781 times", "roughly 781-fold".
+_HEDGE = re.compile(r"^\s*(?:[~≈≃∼]|approx(?:imately\b|\.|\b)|about\b|around\b|roughly\b|circa\b|ca\.)\s*", re.I)
+_TIMES = re.compile(r"\s*(?:[x×]|times|-?fold)\s*$", re.I)
+NUMBER_FORMS = ("780", "781.25", "1.5e3", "7.8 × 10^2", "≈ 781 ×", "~781x", "781 times")
+
+
+def unhedged(text: str) -> str:
+    """``text`` without a leading "≈", "~" or "about" (the precision as written still applies)."""
+    return _HEDGE.sub("", text.strip(), count=1).strip()
 
 
 def read_number(text: str) -> float:
     """A finite float from ``text``, or ValueError (never OverflowError or ZeroDivisionError)."""
     if len(text) > MAX_TEXT:
         raise ValueError("too long")
-    match = _PLAIN.match(text)
+    match = _PLAIN.match(_TIMES.sub("", unhedged(text).rstrip("."), count=1))
     if not match or not re.search(r"\d", match.group(1)):
         raise ValueError(text)
     value = _scaled(match.group(1), match.group(2))
