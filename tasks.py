@@ -6,6 +6,7 @@
                                                 then every mutant in tests/mutants/ (table: mutant -> items, points lost)
     python tasks.py release [NAME...]           dist/<name>-student.zip and dist/<name>-autograder.zip (checked trees only)
     python tasks.py examples [--jobs N]         batch-grade examples/submissions/<name>/ -> out/<name>/
+    python tasks.py corpus FOLDER [--jobs N]    grade a blind corpus (tests/blind/<name>/<round>/), write its table.md
     python tasks.py all                         build, check, release, examples (the README's main job)
     python tasks.py bench basics|grade|scale|loop    benchmarks (not timed tests)
 """
@@ -54,6 +55,12 @@ def task_examples(args) -> int:
     from grader.authoring.examples import grade_examples
 
     return grade_examples(ROOT, names_or_all(args.names), jobs=args.jobs, force=args.force)
+
+
+def task_corpus(args) -> int:
+    from grader.authoring.corpus import corpus_report
+
+    return corpus_report(ROOT, Path(args.folder), jobs=args.jobs, force=args.force)
 
 
 def task_all(args) -> int:
@@ -115,6 +122,11 @@ def main(argv: list[str] | None = None) -> int:
     n.add_argument("name", help="lower-case letters, digits and dashes, e.g. kv-cache")
     n.add_argument("--title", default="", help="the assignment's title (default: from the name)")
     n.set_defaults(fn=task_new)
+    c = sub.add_parser("corpus", help="grade a blind corpus and write its table (bugs, alternatives, stubs)")
+    c.add_argument("folder", help="tests/blind/<assignment>/<round>/ with corpus.yaml")
+    c.add_argument("--jobs", type=int, default=2)
+    c.add_argument("--force", action="store_true", help="regrade every case (default: reuse graded reports)")
+    c.set_defaults(fn=task_corpus)
     b = sub.add_parser("bench")
     b.add_argument("what", help="grade, or an assignment with benchmarks (e.g. basics)")
     b.add_argument("rest", nargs=argparse.REMAINDER)
