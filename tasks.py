@@ -3,8 +3,10 @@
     python tasks.py new NAME [--title T]        scaffold assignments/NAME/ (a minimal assignment that works), build it
     python tasks.py build [--check] [NAME...]   generate student_template/ and solutions/ (+ static validation)
     python tasks.py check [NAME...]             grade the solution and the template through the real pipeline,
-                                                then every mutant in tests/mutants/ (table: mutant -> items, points lost)
-    python tasks.py release [NAME...]           dist/<name>-student.zip and dist/<name>-autograder.zip (checked trees only)
+                                                then every mutant in tests/mutants/
+                                                (table: mutant -> items, points lost)
+    python tasks.py release [NAME...]           dist/<name>-student.zip and dist/<name>-autograder.zip
+                                                (checked trees only)
     python tasks.py examples [--jobs N]         batch-grade examples/submissions/<name>/ -> out/<name>/
     python tasks.py corpus FOLDER [--jobs N]    grade a blind corpus (tests/blind/<name>/<round>/), write its table.md
     python tasks.py all                         build, check, release, examples (the README's main job)

@@ -36,7 +36,8 @@ from grader.sandbox.cgroup import _Cgroup, _cgroup_kind
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
 GRADE = [PYTHON, "-m", "grader.cli"]
-FLOOR = "import sys, nbformat; from nbclient import NotebookClient; NotebookClient(nbformat.read(sys.argv[1], 4)).execute()"
+FLOOR = ("import sys, nbformat; from nbclient import NotebookClient; "
+         "NotebookClient(nbformat.read(sys.argv[1], 4)).execute()")
 PREPARE = """import sys; from pathlib import Path
 from grader.authoring.build import build; from grader.authoring.release import release_assignment
 root = Path(sys.argv[1]); assert build(root) == 0; release_assignment(root, "toy", root / "dist")"""

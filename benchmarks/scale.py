@@ -111,7 +111,8 @@ def main(argv: list[str] | None = None) -> int:
         if n == 0:  # --submissions 0: the engine overhead only
             return _write(results)
         subs = _class(source, Path(tmp) / "subs", n)
-        runs = [] if args.skip_threads else [("jobs1", ThreadEngine(1, unsandboxed)), ("jobs2", ThreadEngine(2, unsandboxed))]
+        runs = [] if args.skip_threads else [("jobs1", ThreadEngine(1, unsandboxed)),
+                                             ("jobs2", ThreadEngine(2, unsandboxed))]
         runs.append((f"dask{args.workers}", _dask(args.workers, unsandboxed)))
         for label, engine in runs:
             wall = _timed_batch(subs, bundle, Path(tmp) / label, engine)

@@ -161,7 +161,8 @@ def main(argv: list[str] | None = None) -> int:
 def _dispatch(args) -> int:
     if args.local is not None:
         return cmd_local(args)
-    handlers = {"pack": cmd_pack, "submission": cmd_submission, "batch": cmd_batch, "merge": cmd_merge, "manual": cmd_manual}
+    handlers = {"pack": cmd_pack, "submission": cmd_submission, "batch": cmd_batch, "merge": cmd_merge,
+                "manual": cmd_manual}
     if args.command not in handlers and getattr(args, "handler", None):
         return args.handler(args)
     if args.command not in handlers:

@@ -99,6 +99,7 @@ class RubricItem:
     answers: tuple[str, ...] = ()
     manual: tuple[str, ...] = ()
     requires: tuple[str, ...] = ()  # official checks that must pass in full before the item earns anything
+    evidence: tuple[str, ...] = ()  # checks of which at least one must hold (the forms that work); see score.py
     figures: int = 0
     partial: bool = False
 
@@ -219,8 +220,8 @@ def load_rubric(folder: Path) -> Rubric:
 
 def _checked_item(item: RubricItem, seen: set[str], path: Path) -> RubricItem:
     def fail(message: str, field: str = "", fix: str = "") -> ConfigError:
-        return ConfigError(path, message, where=f"item {item.id!r}", key=("items", item.id) + ((field,) if field else ()),
-                           item=item.id, fix=fix)
+        key = ("items", item.id) + ((field,) if field else ())
+        return ConfigError(path, message, where=f"item {item.id!r}", key=key, item=item.id, fix=fix)
 
     if not ID.match(item.id):
         raise fail("id must be lower-case letters, digits and _", "id")
@@ -235,8 +236,9 @@ def _checked_item(item: RubricItem, seen: set[str], path: Path) -> RubricItem:
         raise fail("names nothing to grade (add checks, tests, cells, answers or manual)")
     if item.points <= 0:
         raise fail("points must be positive", "points")
-    if item.requires and item.kind not in (RubricKind.CHECKS, RubricKind.CELLS):
-        raise fail("'requires' gates checks and cells items only", "requires")
+    for gate in ("requires", "evidence"):
+        if getattr(item, gate) and item.kind not in (RubricKind.CHECKS, RubricKind.CELLS):
+            raise fail(f"'{gate}' gates checks and cells items only", gate)
     return item
 
 

@@ -140,7 +140,8 @@ def table(rated: list[Rated], automatic: float) -> str:
 
 
 def rates(rated: list[Rated], automatic: float) -> dict[str, str]:
-    """The headline figures: bugs that lose only their items, within the promise, misses, cascades, stubs, alternatives."""
+    """The headline figures: bugs that lose only their items, within the promise, misses, cascades, stubs,
+    alternatives."""
     bugs = [r for r in rated if r.case.kind == "bug"]
     verdicts = [r.verdict(automatic) for r in bugs]
     cascades = [r for r in bugs if r.verdict(automatic) == "cascade"]

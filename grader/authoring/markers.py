@@ -19,7 +19,8 @@ import tokenize
 KIT_WORDS = ("SOLUTION", "STUB", "HIDDEN")
 KNOWN = "BEGIN/END SOLUTION, BEGIN/END STUB, BEGIN/END HIDDEN, in capitals, alone on their line"
 
-NBGRADER = re.compile(r"^(?P<indent>[ \t]*)#+[ \t]*(?P<edge>BEGIN|END)[ \t]+(?P<what>SOLUTION|HIDDEN[ \t]+TESTS)[ \t]*$")
+NBGRADER = re.compile(r"^(?P<indent>[ \t]*)#+[ \t]*(?P<edge>BEGIN|END)[ \t]+"
+                      r"(?P<what>SOLUTION|HIDDEN[ \t]+TESTS)[ \t]*$")
 OTTER = re.compile(r"^[ \t]*#+[ \t]*(?P<edge>BEGIN|END)[ \t]+(?P<what>QUESTION|TESTS|PROMPT)\b.*$")
 MARK_SCHEME = re.compile(r"^[ \t]*(?:#+|=+|<!--)?[ \t]*(?P<edge>BEGIN|END)[ \t]+MARK[ \t]+SCHEME\b.*$", re.IGNORECASE)
 _WORDS = r"(?:solutions?|stub|hidden(?:[ \t]+tests)?|tests?|question|prompt|mark[ \t]*scheme)"

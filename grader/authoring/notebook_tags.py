@@ -103,7 +103,8 @@ def split_notebook(text: str, where: str) -> tuple[str, str, frozenset[str]]:
     student_cells, solution_cells, secret = [], [], set()
     for c in cell_splits(nb, where):
         role, split = c.role, c.split
-        cell_id = f"{(role.exercise or role.answer_id or c.cell.get('cell_type', 'cell'))}-{c.index:03d}".replace("_", "-")
+        stem = role.exercise or role.answer_id or c.cell.get("cell_type", "cell")
+        cell_id = f"{stem}-{c.index:03d}".replace("_", "-")
         solution_cells.append(_clean_cell(c.cell, split.solution, cell_id))
         secret |= split.secret
         if role.hidden or role.solution:

@@ -126,9 +126,10 @@ def readme(config: AssignmentConfig, identity: Identity, template: Path, wheel: 
     edit = "".join(f"- `{m}`: complete the code" + (f" (every `raise NotImplementedError`, {stubs} in all)"
                                                     if stubs and len(modules) == 1 else "") + ".\n" for m in modules)
     edit += f"- `{config.notebook}`: the exercises, the `answers` cell (YAML) and the written answers.\n"
-    return README_TEXT.format(title=config.title, name=config.name, short=identity.short, edit=edit, precision=precision,
-                              python=python, notebook=config.notebook, hand_in_list=", ".join(f"`{f}`" for f in hand_in),
-                              hand_in_words=" ".join(hand_in), folders=folders, identity=IDENTITY, wheel=wheel)
+    return README_TEXT.format(title=config.title, name=config.name, short=identity.short, edit=edit,
+                              precision=precision, python=python, notebook=config.notebook,
+                              hand_in_list=", ".join(f"`{f}`" for f in hand_in), hand_in_words=" ".join(hand_in),
+                              folders=folders, identity=IDENTITY, wheel=wheel)
 
 
 def student_entries(name: str, config: AssignmentConfig, template: Path, identity: Identity,

@@ -68,7 +68,8 @@ _BUNDLE_LOCK = threading.Lock()
 
 
 def _worker_bundle(blob: tuple[str, object], expected_hash: str) -> Bundle:
-    """The bundle opened once per worker process (from the bytes the driver sent once), checked against the driver's hash."""
+    """The bundle opened once per worker process (from the bytes the driver sent once), checked against the
+    driver's hash."""
     with _BUNDLE_LOCK:
         if expected_hash not in _BUNDLES:
             tmp = tempfile.TemporaryDirectory(prefix="lrkit-worker-bundle-")
@@ -274,7 +275,8 @@ class DaskEngine:
         try:
             self.client.wait_for_workers(1, timeout=self.wait_s)
         except (TimeoutError, OSError) as exc:
-            raise LrkitError(f"no Dask worker left for {self.wait_s:.0f} s ({exc}); rerun the batch: it resumes") from exc
+            raise LrkitError(f"no Dask worker left for {self.wait_s:.0f} s ({exc}); "
+                             "rerun the batch: it resumes") from exc
 
     def _collect(self, future, job: Job, died: dict[str, int]) -> Report | None:
         """The report; None to grade the job again (its worker died, fewer than `deaths` times so far)."""

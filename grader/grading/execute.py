@@ -56,7 +56,8 @@ _source = cell_source  # what a cell's tags and source mean is read in grading.n
 def read_notebook(text: str, where: str) -> dict:
     """The submitted notebook, checked as hostile JSON: size, nesting, and every cell's shape."""
     if len(text) > MAX_NOTEBOOK_BYTES:
-        raise NotebookError(f"{where} is larger than {MAX_NOTEBOOK_BYTES // 1_000_000} MB; clear its outputs and resubmit")
+        raise NotebookError(f"{where} is larger than {MAX_NOTEBOOK_BYTES // 1_000_000} MB; "
+                            "clear its outputs and resubmit")
     resave = "open it in Jupyter, save it again and resubmit"
     try:
         channel.check_depth(text, MAX_NOTEBOOK_DEPTH)

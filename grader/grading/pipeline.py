@@ -311,7 +311,8 @@ def _feedback_after_publishing(graded: GradedTree, rubric: Rubric, public_key: d
     grades are published, so it cannot steer resubmissions (unless `answers.feedback: visible`)."""
     if config.answers.feedback == "visible":
         return graded
-    secret = {i.id for i in rubric.items if i.kind == RubricKind.ANSWERS and any(a not in public_key for a in i.answers)}
+    secret = {i.id for i in rubric.items
+              if i.kind == RubricKind.ANSWERS and any(a not in public_key for a in i.answers)}
     items = tuple(dataclasses.replace(i, hidden=True) if i.id in secret else i for i in graded.items)
     return dataclasses.replace(graded, items=items)
 

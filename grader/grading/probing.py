@@ -150,7 +150,8 @@ def _stopped_text(entry: dict, result: sandbox.RunResult, limits) -> str:
 
 def run_checks(checks_tree: Path, submission: Path, *, unsandboxed: bool = False,
                config: AssignmentConfig | None = None, cancel=None) -> CheckRun:
-    """Judge every case of the hidden checks in ``checks_tree`` (the solution tree of a bundle) against the code in ``submission``."""
+    """Judge every case of the hidden checks in ``checks_tree`` (the solution tree of a bundle) against the code
+    in ``submission``."""
     config = config or load_assignment(checks_tree)
     limits = config.limits
     planned = plan(checks_tree)
@@ -169,7 +170,8 @@ def run_checks(checks_tree: Path, submission: Path, *, unsandboxed: bool = False
         result = sandbox.run([sandbox.sandbox_python(), "-I", "/harness/driver.py"],
                              mounts=[sandbox.Mount(harness, "/harness"), sandbox.Mount(scratch, "/submission", True)],
                              cwd="/submission", env={"LRKIT_GRADING": "1"}, limits=run_limits,
-                             unsandboxed=unsandboxed, stdin=_job(checks_tree, planned, config), channel=True, cancel=cancel)
+                             unsandboxed=unsandboxed, stdin=_job(checks_tree, planned, config), channel=True,
+                             cancel=cancel)
     return _judge(planned, result, limits, run_limits)
 
 
@@ -194,7 +196,8 @@ def _judge(planned: list[PlannedCase], result: sandbox.RunResult, limits, run_li
         _tamper_notes(entry.get("tampered"), notes)
         if entry.get("event") == "stopped" and not stop_reason:
             stop_reason = (_import_failure(entry, result, limits) if entry.get("why") == "import"
-                           else f"the checks were stopped after {MAX_RESTARTS + 1} cases that hung, crashed or answered garbage")
+                           else f"the checks were stopped after {MAX_RESTARTS + 1} cases that hung, crashed or "
+                                "answered garbage")
         case_id = entry.get("case")
         p = by_id.get(case_id) if entry.get("event") == "case" and isinstance(case_id, str) else None
         if p is None or p.id in verdict:

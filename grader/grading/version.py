@@ -14,7 +14,8 @@ from grader import __version__
 
 PACKAGE = Path(__file__).resolve().parent.parent
 # what decides a verdict; authoring, rendering, the CLI and the benchmarks do not
-_PARTS = ("grading", "batch", "sandbox", "__init__.py", "bundle.py", "checks.py", "config.py", "errors.py", "results.py")
+_PARTS = ("grading", "batch", "sandbox", "__init__.py", "bundle.py", "checks.py", "config.py", "errors.py",
+          "results.py")
 
 
 @functools.lru_cache(maxsize=1)

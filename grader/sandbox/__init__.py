@@ -93,8 +93,8 @@ def _run(argv: list[str], *, mounts: list[Mount], cwd: str, env: dict[str, str],
             os.write(w, seccomp.filter_bytes())  # far below a pipe's buffer
             pipes.close(w)
         group = Cgroup.create(memory_mb=limits.memory_mb, max_procs=limits.max_procs) if cgroup_kind() else None
-        full = bwrap_argv(mounts, cwd, plan.environment({**env, **extra_env}), limits.tmp_mb, disk_mb=limits.max_disk_mb,
-                           seeds=seeds, seccomp_fd=seccomp_fd) + list(argv)
+        full = bwrap_argv(mounts, cwd, plan.environment({**env, **extra_env}), limits.tmp_mb,
+                          disk_mb=limits.max_disk_mb, seeds=seeds, seccomp_fd=seccomp_fd) + list(argv)
         child_fds = tuple(fd for fd in (*seeds.values(), seccomp_fd, chan_w) if fd is not None)
         spawn = warm.spawner(argv, mounts=mounts, cwd=cwd, env={**env, **extra_env}, limits=limits,
                              procs_files=group.procs_files() if group else [], seeds=seeds,

@@ -116,7 +116,8 @@ class Zygote:
                                          cwd="/", stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
                                          pass_fds=[theirs.fileno()], start_new_session=True)
         theirs.close()
-        self.control, self.lock, self.starting, self.forks, self.ready = ours, threading.Lock(), threading.Lock(), 0, False
+        self.control, self.lock, self.starting = ours, threading.Lock(), threading.Lock()
+        self.forks, self.ready = 0, False
         self.active, self.selftest_error = 0, None  # runs forked and not yet ended; why the self-test failed
         self.tested = threading.Thread(target=self.selftest, daemon=True)  # forked before the template's imports:
         self.tested.start()  # the test's set-up runs alongside them

@@ -113,7 +113,8 @@ class LocalCache:
     def wrap(self, tree: Path, config, prepared: dict, notebook, tests, fallback):
         """The notebook and public-test stages of `grade_tree`, each reusing its last result when
         its inputs are the same (``notebook`` None: the notebook is not there, ``fallback`` says so)."""
-        nb_key, t_key = notebook_key(tree, config.notebook, prepared, config.public_tests), tests_key(tree, config.notebook)
+        nb_key = notebook_key(tree, config.notebook, prepared, config.public_tests)
+        t_key = tests_key(tree, config.notebook)
         return ((lambda: self.notebook(nb_key, notebook)) if notebook else fallback), (lambda: self.tests(t_key, tests))
 
     def notebook(self, key: str, run):

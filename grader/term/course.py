@@ -119,7 +119,8 @@ def load_course(path: Path) -> Course:
                            enumerate(_list(doc, ("accommodations",), data.get("accommodations", []))))
     if "course" not in data or not isinstance(data["course"], str):
         raise doc.error(("course",), "missing or not text: the course's name", "write course: LA-101")
-    return Course(path=path, name=data["course"], timezone=str(zone), ledger=base / str(data.get("ledger", "term.sqlite")),
+    return Course(path=path, name=data["course"], timezone=str(zone),
+                  ledger=base / str(data.get("ledger", "term.sqlite")),
                   roster=base / str(data["roster"]) if data.get("roster") else None, sections=sections, lms=lms,
                   grace=dt.timedelta(minutes=grace),
                   late_policy=_policy(doc, ("late_policy",), data.get("late_policy", {})),

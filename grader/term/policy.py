@@ -74,7 +74,8 @@ def penalty(policy: LatePolicy, grace: dt.timedelta, own: StudentDeadline, submi
     late = submitted - own.due
     if late <= grace or policy.kind == "none":
         state = "on_time" if late <= grace else "late"
-        within = f" (within the {grace.total_seconds() / 60:g}-minute grace period)" if dt.timedelta(0) < late <= grace else ""
+        in_grace = dt.timedelta(0) < late <= grace
+        within = f" (within the {grace.total_seconds() / 60:g}-minute grace period)" if in_grace else ""
         tail = "; this assignment has no late penalty" if state == "late" else ""
         return Penalty(state, 0.0, 0, f"on time{within}: {due_text}{tail}" if state == "on_time"
                        else f"late by {_duration(late)}: {due_text}{tail}")

@@ -36,7 +36,8 @@ def test_collisions_and_class_files_get_their_own_folder_whatever_the_listing_or
     names, notes = assign(entries)
     again, _ = assign(list(reversed(entries)))
     assert dict(names) == dict(again)
-    assert dict(names) == {Path("subs/ALICE"): "ALICE", Path("subs/alice"): "alice~2", Path("subs/alice.zip"): "alice~3",
+    assert dict(names) == {Path("subs/ALICE"): "ALICE", Path("subs/alice"): "alice~2",
+                           Path("subs/alice.zip"): "alice~3",
                            Path("subs/gradebook.csv.zip"): "gradebook.csv~2",
                            Path("subs/summary.html"): "summary.html~2"}
     assert "class file" in notes["gradebook.csv~2"] and "another submission" in notes["alice~3"]

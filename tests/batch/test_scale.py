@@ -39,7 +39,8 @@ UNSANDBOXED = not sandbox.sandbox_available()
 ALLOW = ["--allow-unsandboxed"] if UNSANDBOXED else []
 CLASS_FILES = ("gradebook.csv", "summary.html")
 NAMES = ("alice_solution", "bob_template", "carol_wrong")
-SLOW_LIMITS = "limits: {cell_timeout_s: 240, notebook_timeout_s: 480, checks_timeout_s: 480, case_timeout_s: 240, memory_mb: 2048}"
+SLOW_LIMITS = ("limits: {cell_timeout_s: 240, notebook_timeout_s: 480, checks_timeout_s: 480, case_timeout_s: 240, "
+               "memory_mb: 2048}")
 
 
 @dataclasses.dataclass
@@ -75,11 +76,14 @@ def klass(tmp_path_factory) -> Class:
     text = (template / "toy.py").read_text()
     stub = next(line for line in text.splitlines() if "NotImplementedError" in line)
     indent = stub[: len(stub) - len(stub.lstrip())]
-    (wrong / "toy.py").write_text(text.replace(stub, f"{indent}return x.sum(dim=-1, keepdim=True).expand_as(x).clone()"))
+    summed = f"{indent}return x.sum(dim=-1, keepdim=True).expand_as(x).clone()"
+    (wrong / "toy.py").write_text(text.replace(stub, summed))
     os.symlink(solution / "toy.py", _copy(solution, subs / "erin_link") / "linked.py")
     k = Class(base, root / "dist" / "toy-autograder.zip", subs, base / "ref")
-    assert cli.main(["batch", str(subs), "--autograder", str(k.bundle), "--out", str(k.ref), "--jobs", "2", *ALLOW]) == 1
-    assert {n: r["status"] for n, r in _rows(k.ref).items()} == {**dict.fromkeys(NAMES, "graded"), "erin_link": "invalid"}
+    argv = ["batch", str(subs), "--autograder", str(k.bundle), "--out", str(k.ref), "--jobs", "2", *ALLOW]
+    assert cli.main(argv) == 1
+    statuses = {n: r["status"] for n, r in _rows(k.ref).items()}
+    assert statuses == {**dict.fromkeys(NAMES, "graded"), "erin_link": "invalid"}
     return k
 
 
@@ -232,7 +236,8 @@ def test_submissions_travel_as_bytes(tmp_path):
     assert folder_files(there) == [(r, d) for r, d in folder_files(sub) if not r.startswith(".venv")]
     (tmp_path / "alice.zip").write_bytes(b"PK not really")
     (tmp_path / "z").mkdir()
-    assert materialise(pack_submission(tmp_path / "alice.zip"), tmp_path / "z", "alice.zip").read_bytes() == b"PK not really"
+    unpacked = materialise(pack_submission(tmp_path / "alice.zip"), tmp_path / "z", "alice.zip")
+    assert unpacked.read_bytes() == b"PK not really"
     os.symlink("/etc/passwd", sub / "link")
     assert pack_submission(sub) is None  # unpacking rejects links: graded (as invalid) where it is
 

@@ -196,8 +196,8 @@ class PeakRss(threading.Thread):
 def _sandbox_keys() -> str:
     """The kernel's key count line for the sandbox uid (/proc/key-users), '' when it has none."""
     lines = Path("/proc/key-users").read_text().splitlines() if Path("/proc/key-users").exists() else []
-    return next((line.split(":", 1)[1].split()[0] for line in lines if line.strip().startswith(f"{sandbox.SANDBOX_UID}:")),
-                "")
+    mine = (line for line in lines if line.strip().startswith(f"{sandbox.SANDBOX_UID}:"))
+    return next((line.split(":", 1)[1].split()[0] for line in mine), "")
 
 
 def _stale_work_folders() -> list[Path]:
@@ -331,7 +331,8 @@ def test_case(graded, case):
 def _check_row(graded, case: str, expect: dict, report) -> None:
     text = _student_text(report)
     scored = [(i.id, i.points) for i in report.items if i.points]
-    context = f"{case}: status {report.status}, score {report.score}/{report.max_score}, points from {scored}\n{text[:3000]}"
+    context = (f"{case}: status {report.status}, score {report.score}/{report.max_score}, points from {scored}\n"
+               f"{text[:3000]}")
     statuses = expect.get("status")
     if statuses is not None:
         assert report.status in ([statuses] if isinstance(statuses, str) else statuses), context

@@ -40,7 +40,8 @@ def test_nan_is_reported_as_such():
     assert "NaN or inf, first at index (0, 1)" in judge({"y": got}).message
 
 
-@pytest.mark.parametrize("bad, words", [("text", "should be numeric"), (np.array(["a", "b"]), "expected a real number type"),
+@pytest.mark.parametrize("bad, words", [("text", "should be numeric"),
+                                        (np.array(["a", "b"]), "expected a real number type"),
                                         (np.zeros((2, 2), dtype=complex), "expected a real number type")])
 def test_a_non_numeric_result_is_named(bad, words):
     assert words in judge({"y": bad}).message

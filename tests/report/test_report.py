@@ -43,7 +43,8 @@ def make_report(**overrides) -> Report:
         cells=(CellOutcome(3, "c3", "ok", "ex1", seconds=0.5, figures=1),
                CellOutcome(7, "c7", "error", "ex2", "ValueError", "shapes (3,4) and (5,4) not aligned", 0.1)),
         figures=(Figure(3, PNG_1X1),), notes=(), environment={"python": "3.11.2", "torch": "2.13.0"},
-        timings={"notebook_s": 4.0, "checks_s": 1.5, "total_s": 6.25}, submission_hash="sha256:abc", bundle_hash="sha256:def",
+        timings={"notebook_s": 4.0, "checks_s": 1.5, "total_s": 6.25},
+        submission_hash="sha256:abc", bundle_hash="sha256:def",
     )
     if overrides.get("official") is False:  # an unofficial report here means an unsandboxed one
         fields["isolation"] = ("rlimit", "unsandboxed")

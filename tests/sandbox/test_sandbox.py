@@ -206,8 +206,8 @@ def test_setsid_daemon_and_closed_stdout_do_not_survive(tmp_path):
     marker = "daemon-" + secrets.token_hex(6)
     result = run_py(tmp_path, f"""
         import subprocess, sys
-        subprocess.Popen([sys.executable, '-c', 'import os,time; os.close(1); os.close(2); time.sleep(300)', '{marker}'],
-                         start_new_session=True, stdout=None)
+        quiet = 'import os,time; os.close(1); os.close(2); time.sleep(300)'
+        subprocess.Popen([sys.executable, '-c', quiet, '{marker}'], start_new_session=True, stdout=None)
         print('parent done')
     """, marker)
     assert result.returncode == 0 and "parent done" in result.output

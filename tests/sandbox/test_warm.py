@@ -43,7 +43,8 @@ def mount(line):
     return " ".join(line.split()[4:6] + fs[:1] + ([o for o in fs[2].split(",") if o.startswith("size")]
                                                   if fs[0] == "tmpfs" else []))
 mounts = sorted(mount(l) for l in rd("/proc/self/mountinfo").splitlines() if " /proc/sys " not in l)
-facts = {"uid": os.getuid(), "status": status, "mounts": mounts, "net": [l.split(":")[0].strip() for l in rd("/proc/net/dev").splitlines()[2:]],
+net = [l.split(":")[0].strip() for l in rd("/proc/net/dev").splitlines()[2:]]
+facts = {"uid": os.getuid(), "status": status, "mounts": mounts, "net": net,
          "cwd": os.getcwd(), "session_leader": os.getsid(0) == os.getpid(), "env": dict(os.environ),
          "path": sys.path, "limits": [l for l in rd("/proc/self/limits").splitlines() if "files" in l or "core" in l],
          "processes": sum(p.isdigit() for p in os.listdir("/proc")), "root": sorted(os.listdir("/")),
@@ -345,8 +346,8 @@ def test_a_template_that_fails_its_start_turns_warm_off_and_the_run_starts_cold(
     work.mkdir()
     (work / "main.py").write_text("print('ran')\n")
     try:
-        result = sandbox.run([sandbox_python(), "-I", "/submission/main.py"], mounts=[Mount(work, "/submission", False)],
-                             cwd="/submission", env={}, limits=LIMITS)
+        result = sandbox.run([sandbox_python(), "-I", "/submission/main.py"],
+                             mounts=[Mount(work, "/submission", False)], cwd="/submission", env={}, limits=LIMITS)
         assert result.returncode == 0 and result.output.strip() == "ran", result.output
         assert "bwrap" in result.isolation and warm._broken
         expected = "warm self-test failed" if fault == "selftest" else "no namespaces for this template"

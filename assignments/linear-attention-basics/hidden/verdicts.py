@@ -399,7 +399,8 @@ def _kv_cases(kind, seed0):
             Q, K, V = positive_qkv(seed0 + seed, lead, L, m, d_v)
             V = np.abs(V) + 0.1
             for form in forms:
-                extra = {"gamma0": 0.9} if (kind, form) in (("retention", "recurrent"), ("unified", "retention")) else {}
+                decayed = (kind, form) in (("retention", "recurrent"), ("unified", "retention"))
+                extra = {"gamma0": 0.9} if decayed else {}
                 inputs = runs((Q, K, V), **({"mode": form} if kind == "unified" else {"form": form}), **extra)
                 judge = _kv_span_judge(lead, L, d_v, V) if m == d_v else _kv_judge(lead, L, m, d_v)
                 name = f"unified_recurrence(mode={form!r})" if kind == "unified" else name_of(kind, form)
@@ -516,7 +517,8 @@ def chunk_boundaries():
                         if _close(y, wrong):
                             return message + f"; this is exactly what you get when {mistake}"
                     return message
-                yield Case(label=f"chunk_size={chunk} vs one chunk, L={L_CHUNK}, {gamma_label(gamma)}, leading dims {lead}",
+                yield Case(label=f"chunk_size={chunk} vs one chunk, L={L_CHUNK}, {gamma_label(gamma)}, "
+                                 f"leading dims {lead}",
                            inputs=runs((Q, K, V), (Q, K, V), form="chunkwise", gamma0=gamma, gamma1=gamma,
                                        chunk0=chunk, chunk1=L_CHUNK + 3),
                            judge=judge,
@@ -554,7 +556,8 @@ def partial_chunk_state():
                     wrong = ref.retention_chunk_variant(Q, K, V, gamma, chunk, last_chunk_uses_B=True)[1]
                     named = ("; this is exactly what you get when the last, shorter chunk is decayed as if it had "
                              "chunk_size tokens") if _close(R, wrong) else ""
-                    return f"with chunk_size={chunk}{short} the returned state differs from the one with chunk_size=1{named}"
+                    return (f"with chunk_size={chunk}{short} the returned state differs from the one with "
+                            f"chunk_size=1{named}")
                 return None
             runs_ = [(Q, K, V)] * len(chunks) + [(Q, K, V), (Q, K2, V)]
             extra = {f"chunk{i}": c for i, c in enumerate(chunks)}

@@ -222,25 +222,29 @@ def _cost_case(form, name, L, chunk):
                      "score or decay matrix, and never call the parallel form on more than one chunk.")
 
 
-@check(probe="cost", cause="linear_attention_recurrent is not recurrent (it builds an L × L matrix, calls a parallel form on the whole sequence or keeps the history)")
+@check(probe="cost", cause="linear_attention_recurrent is not recurrent "
+       "(it builds an L × L matrix, calls a parallel form on the whole sequence or keeps the history)")
 def cost_linear_recurrent():
     """linear_attention_recurrent carries a state: no L × L matrix, no call to the parallel form."""
     yield _cost_case("linear_recurrent", "linear_attention_recurrent", 4096, 0)
 
 
-@check(probe="cost", cause="retention_recurrent is not recurrent (it builds an L × L matrix, calls a parallel form on the whole sequence or keeps the history)")
+@check(probe="cost", cause="retention_recurrent is not recurrent "
+       "(it builds an L × L matrix, calls a parallel form on the whole sequence or keeps the history)")
 def cost_retention_recurrent():
     """retention_recurrent carries a state: no L × L matrix, no call to the parallel form."""
     yield _cost_case("retention_recurrent", "retention_recurrent", 4096, 0)
 
 
-@check(probe="cost", cause="retention_chunkwise is not chunkwise (it builds an L × L matrix, calls a parallel form on the whole sequence or keeps the history)")
+@check(probe="cost", cause="retention_chunkwise is not chunkwise "
+       "(it builds an L × L matrix, calls a parallel form on the whole sequence or keeps the history)")
 def cost_chunkwise():
     """retention_chunkwise at L = 4096 stays within 1/16 of one L × L matrix (the parallel form needs several)."""
     yield _cost_case("chunkwise", "retention_chunkwise", 4096, 256)
 
 
-@check(probe="step_cost", cause="LinearAttentionState.step does not carry a fixed-size state (it builds an L × L matrix, calls a parallel form on the whole sequence or keeps the history)")
+@check(probe="step_cost", cause="LinearAttentionState.step does not carry a fixed-size state "
+       "(it builds an L × L matrix, calls a parallel form on the whole sequence or keeps the history)")
 def cost_step():
     """LinearAttentionState.step costs the same after 1000 tokens as after 8."""
     def judge(got):

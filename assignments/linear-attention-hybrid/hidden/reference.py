@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-VARIANTS = ("correct", "no_normalizer", "read_before_update", "read_before_update_eps", "no_decay", "decay_S_only", "heads_mixed",
-            "batch_shared_S", "noncausal")
+VARIANTS = ("correct", "no_normalizer", "read_before_update", "read_before_update_eps", "no_decay", "decay_S_only",
+            "heads_mixed", "batch_shared_S", "noncausal")
 
 
 def elu_plus_one(x: np.ndarray) -> np.ndarray:

@@ -46,7 +46,8 @@ class CappedClient(NotebookClient):
             if not self._truncated.get(cell_index):
                 self._truncated[cell_index] = True
                 return nbformat.v4.new_output("stream", name="stderr",
-                                              text=f"[output truncated by the grader after {self.max_output_bytes} bytes]\n")
+                                              text=f"[output truncated by the grader after "
+                                                   f"{self.max_output_bytes} bytes]\n")
             return None
         return super().output(outs, msg, display_id, cell_index)
 

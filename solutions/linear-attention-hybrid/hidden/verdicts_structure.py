@@ -212,7 +212,8 @@ def state_carried():
         def judge(got, B=B, D=D, H=H):
             S, z = _arr(got, "S0"), _arr(got, "z0")
             if S.shape != (B, H, D // H, D // H) or z.shape != (B, H, D // H):
-                return f"step returned a state of shapes {S.shape} and {z.shape}; expected (B, H, d_h, d_h), (B, H, d_h)"
+                return (f"step returned a state of shapes {S.shape} and {z.shape}; "
+                        "expected (B, H, d_h, d_h), (B, H, d_h)")
             if not _moved(_arr(got, "y1")[:, 1], _arr(got, "y0")[:, 1]):
                 return ("the second step's output does not change when the first token changes: the state step "
                         "returns does not carry the first token (does it return the old state?)")
