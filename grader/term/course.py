@@ -9,7 +9,15 @@
     grace_minutes: 15                    # a submission this late is on time
     late_policy: {kind: per_day, percent: 10, cap: 50}   # per_day | per_hour | bank | none
     assignments:
-      linear-attention-basics: {due: "2026-09-15 23:59", lock: "2026-09-22 23:59", lms_column: "Basics (1234)"}
+      linear-attention-basics:
+        due: "2026-09-15 23:59"
+        lock: "2026-09-22 23:59"
+        lms_column: "Basics (1234)"                # the LMS's column (default: the roster export's, by title)
+        submissions: downloads/basics              # what the class handed in (for names, zips, times)
+        times: times.csv                           # submission,submitted_at (or student,submitted_at)
+        gradescope: submission_metadata.yml        # or Gradescope's metadata
+        mapping: mapping.csv                       # submission,student, for names no rule matches
+        visibility: {your_turn: after_due_date}    # per item: visible | after_due_date | after_published | hidden
     extensions:                          # one student, one assignment: a new due date or extra days
       - {student: s1001, assignment: linear-attention-basics, days: 2, reason: illness}
     accommodations:                      # standing, every assignment: extra_days or a multiplier of the window
@@ -18,17 +26,22 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from grader.config import FEEDBACK_VISIBILITY
 from grader.term.yamlfile import YamlFile, read_yaml
 
 LATE_KINDS = ("per_day", "per_hour", "bank", "none")
 LMS_KINDS = ("canvas", "moodle", "csv")
 TOP_KEYS = ("course", "timezone", "ledger", "roster", "sections", "lms", "grace_minutes", "late_policy",
             "assignments", "extensions", "accommodations")
+ASSIGNMENT_KEYS = ("due", "lock", "opens", "title", "lms_column", "late_policy", "submissions", "times",
+                   "gradescope", "mapping", "visibility")
+INPUTS = ("submissions", "times", "gradescope", "mapping")
 DATE_FIX = 'write it as "2026-09-15 23:59" (in the course timezone) or "2026-09-15T23:59:00-04:00"'
 
 
@@ -45,14 +58,26 @@ class LatePolicy:
 
 
 @dataclass(frozen=True)
+class Inputs:
+    """What the class handed in besides the reports, as paths (relative ones are relative to course.yaml)."""
+
+    submissions: Path | None = None  # the bulk download (for names, identity files, sha256 and times)
+    times: Path | None = None  # a times CSV
+    gradescope: Path | None = None  # Gradescope's submission metadata
+    mapping: Path | None = None  # a mapping CSV (submission,student)
+
+
+@dataclass(frozen=True)
 class Deadline:
     assignment: str
     due: dt.datetime
     lock: dt.datetime | None = None
     opens: dt.datetime | None = None
     title: str = ""
-    lms_column: str = ""
+    lms_column: str = ""  # "" : the roster export's column for this title, else the title
     late_policy: LatePolicy | None = None  # None: the course's
+    inputs: Inputs = Inputs()
+    visibility: tuple[tuple[str, str], ...] = ()  # (item id, FEEDBACK_VISIBILITY level): stricter than default
 
 
 @dataclass(frozen=True)
@@ -90,6 +115,7 @@ class Course:
     deadlines: tuple[Deadline, ...]
     extensions: tuple[Extension, ...] = ()
     accommodations: tuple[Accommodation, ...] = ()
+    digest: str = ""  # sha256 of course.yaml: which policy a computed penalty came from
 
     def deadline(self, assignment: str) -> Deadline | None:
         return next((d for d in self.deadlines if d.assignment == assignment), None)
@@ -124,7 +150,8 @@ def load_course(path: Path) -> Course:
                   roster=base / str(data["roster"]) if data.get("roster") else None, sections=sections, lms=lms,
                   grace=dt.timedelta(minutes=grace),
                   late_policy=_policy(doc, ("late_policy",), data.get("late_policy", {})),
-                  deadlines=deadlines, extensions=extensions, accommodations=accommodations)
+                  deadlines=deadlines, extensions=extensions, accommodations=accommodations,
+                  digest=hashlib.sha256(path.read_bytes()).hexdigest())
 
 
 def _known(doc: YamlFile, key: tuple, data: Any, allowed: tuple[str, ...]) -> dict:
@@ -209,23 +236,36 @@ def _deadlines(doc: YamlFile, zone: ZoneInfo) -> tuple[Deadline, ...]:
     if not isinstance(raw, dict) or not raw:
         raise doc.error(("assignments",), "missing or empty: each assignment's due date",
                         'write assignments: {linear-attention-basics: {due: "2026-09-15 23:59"}}')
-    out = []
-    for name, spec in raw.items():
-        key = ("assignments", name)
-        spec = _known(doc, key, spec, ("due", "lock", "opens", "title", "lms_column", "late_policy"))
-        if "due" not in spec:
-            raise doc.error(key, "has no due date", f'write due: "2026-09-15 23:59" under {name}')
-        due = _date(doc, key + ("due",), spec["due"], zone)
-        lock = _date(doc, key + ("lock",), spec["lock"], zone) if "lock" in spec else None
-        opens = _date(doc, key + ("opens",), spec["opens"], zone) if "opens" in spec else None
-        if lock is not None and lock < due:
-            raise doc.error(key + ("lock",), "is before the due date", "the lock date is the last moment accepted")
-        if opens is not None and opens >= due:
-            raise doc.error(key + ("opens",), "is not before the due date", "opens is when students get it")
-        policy = _policy(doc, key + ("late_policy",), spec["late_policy"]) if "late_policy" in spec else None
-        out.append(Deadline(str(name), due, lock, opens, str(spec.get("title", name)),
-                            str(spec.get("lms_column", spec.get("title", name))), policy))
+    out = [_assignment(doc, str(name), spec, zone) for name, spec in raw.items()]
     return tuple(sorted(out, key=lambda d: (d.due, d.assignment)))
+
+
+def _assignment(doc: YamlFile, name: str, spec: Any, zone: ZoneInfo) -> Deadline:
+    key = ("assignments", name)
+    spec = _known(doc, key, spec, ASSIGNMENT_KEYS)
+    if "due" not in spec:
+        raise doc.error(key, "has no due date", f'write due: "2026-09-15 23:59" under {name}')
+    due = _date(doc, key + ("due",), spec["due"], zone)
+    lock = _date(doc, key + ("lock",), spec["lock"], zone) if "lock" in spec else None
+    opens = _date(doc, key + ("opens",), spec["opens"], zone) if "opens" in spec else None
+    if lock is not None and lock < due:
+        raise doc.error(key + ("lock",), "is before the due date", "the lock date is the last moment accepted")
+    if opens is not None and opens >= due:
+        raise doc.error(key + ("opens",), "is not before the due date", "opens is when students get it")
+    policy = _policy(doc, key + ("late_policy",), spec["late_policy"]) if "late_policy" in spec else None
+    paths = {k: doc.path.parent / _text(doc, key + (k,), spec[k]) for k in INPUTS if k in spec}
+    title = str(spec.get("title", name))
+    return Deadline(name, due, lock, opens, title, str(spec.get("lms_column", "")), policy, Inputs(**paths),
+                    _visibility(doc, key + ("visibility",), spec.get("visibility", {})))
+
+
+def _visibility(doc: YamlFile, key: tuple, raw: Any) -> tuple[tuple[str, str], ...]:
+    data = _known(doc, key, raw, tuple(raw) if isinstance(raw, dict) else ())
+    for item, level in data.items():
+        if level not in FEEDBACK_VISIBILITY:
+            raise doc.error(key + (item,), f"{level!r} is not one of {', '.join(FEEDBACK_VISIBILITY)}",
+                            f"write {item}: after_published")
+    return tuple((str(item), str(level)) for item, level in data.items())
 
 
 def _extension(doc: YamlFile, n: int, raw: Any, zone: ZoneInfo, names: set[str]) -> Extension:

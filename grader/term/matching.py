@@ -1,9 +1,10 @@
 """Which student handed in which submission, from what the class hands in, first rule that answers wins:
 
 1. a mapping CSV (submission,student) the staff wrote;
-2. Gradescope's submission_metadata.json (`submission_<id>` -> its submitters' sid or email);
+2. Gradescope's submission metadata (`submission_<id>` -> its submitters' sid or email);
 3. a Canvas bulk download name, `<name>_[late_]<user id>_<submission id>_<original name>` (the user id);
-4. a Moodle bulk download folder, `<Full Name>_<participant id>_assignsubmission_file_` (the full name);
+4. a Moodle bulk download name, `<Full Name>_<participant id>_assignsubmission_file_[<original name>]`
+   (the full name, which must be one student's);
 5. the `student` field of the submission's own lrkit-assignment.json;
 6. a folder named after the student's id, login, SIS id or email.
 
@@ -17,13 +18,16 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
+import yaml
+
 from grader.bundle import IDENTITY
 from grader.term.roster import Roster, RosterError, Student, read_csv_rows
 
 CANVAS = re.compile(r"^(?P<name>[A-Za-z0-9-]+?)_(?P<late>late_)?(?P<uid>\d+)_(?P<sub>\d+)(?:_(?P<orig>.*))?$",
                     re.IGNORECASE)
-MOODLE = re.compile(r"^(?P<name>.+?)_(?P<pid>\d+)_assign(?:submission|feedback)_[A-Za-z]+_?$")
+MOODLE = re.compile(r"^(?P<name>.+?)_(?P<pid>\d+)_assign(?:submission|feedback)_[A-Za-z]+(?:_(?P<orig>.*))?$")
 MAX_IDENTITY = 64_000
+MAX_METADATA = 20_000_000
 
 
 @dataclass(frozen=True)
@@ -41,12 +45,19 @@ class Match:
 
 
 def read_gradescope(path: Path) -> dict[str, dict]:
-    """submission_metadata.json: {"submission_<id>": {"submitters": [{"name", "sid", "email"}], "created_at"}}
-    (older exports write the keys with a leading ':'); returns the same with plain keys."""
+    """Gradescope's submission metadata, as {"submission_<id>": {"submitters": [{"name", "sid", "email"}],
+    "created_at": ...}}: the export's submission_metadata.yml (or .json; older exports write the keys with a
+    leading ':'), or one autograder's /autograder/submission_metadata.json ({"id", "created_at", "users"})."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise RosterError(f"{path}: not Gradescope's submission_metadata.json ({exc}); download the export again")
+        if path.stat().st_size > MAX_METADATA:
+            raise RosterError(f"{path}: over {MAX_METADATA // 1_000_000} MB; is this Gradescope's metadata?")
+        text = path.read_text(encoding="utf-8")
+        data = yaml.safe_load(text) if path.suffix.lower() in (".yml", ".yaml") else json.loads(text)
+    except (OSError, ValueError, yaml.YAMLError) as exc:
+        raise RosterError(f"{path}: not Gradescope's submission metadata ({str(exc)[:200]}); download the "
+                          "export again") from None
+    if isinstance(data, dict) and "users" in data and "id" in data:  # one autograder run's metadata
+        data = {f"submission_{data['id']}": {"submitters": data.get("users"), "created_at": data.get("created_at")}}
     if not isinstance(data, dict):
         raise RosterError(f"{path}: expected a mapping of submission_<id> to its metadata")
     out = {}
@@ -61,7 +72,7 @@ def read_gradescope(path: Path) -> dict[str, dict]:
 
 
 def read_mapping(path: Path) -> dict[str, str]:
-    rows = read_csv_rows(path)
+    rows = read_csv_rows(path, what="a mapping CSV (submission,student)")
     if not rows or [h.lower() for h in rows[0][:2]] != ["submission", "student"]:
         raise RosterError(f"{path}:1: a mapping file starts with the header 'submission,student'")
     return {r[0]: r[1] for r in rows[1:] if len(r) >= 2 and r[0]}

@@ -44,7 +44,7 @@ def student_deadline(course: Course, deadline: Deadline, student: str) -> Studen
             shift += (due - deadline.opens) * (acc.multiplier - 1.0)
             why.append(f"accommodation: window x{acc.multiplier:g}")
         else:
-            why.append(f"accommodation: +{acc.extra_days:g} days")
+            why.append(f"accommodation: +{acc.extra_days:g} day{'s' * (acc.extra_days != 1)}")
         due, lock = due + shift, lock + shift if lock else None
     for ext in (e for e in course.extensions if e.student == student and e.assignment == deadline.assignment):
         new_due = ext.due if ext.due is not None else due + dt.timedelta(days=ext.days)

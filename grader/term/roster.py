@@ -2,7 +2,8 @@
 CSV (id, name, email, section; optional sis_id, login). The format is told from the header row.
 
     Canvas:  Student, ID, SIS User ID, SIS Login ID, [Integration ID,] Section, <assignments...>
-             then a "Points Possible" row (and, in newer exports, a "Manual Posting" row): skipped
+             then a "Points Possible" row (and, in newer exports, a "Manual Posting" row): skipped, and so is
+             Canvas's own "Student, Test" (Student View)
     Moodle:  First name, Last name (or Surname), ID number, Institution, Department, Email address, ...
     plain:   id, name, email, section
 """
@@ -37,6 +38,7 @@ class Roster:
     source: str  # canvas | moodle | plain
     path: str
     students: tuple[Student, ...]
+    header: tuple[str, ...] = ()  # the export's own columns (its assignment columns name the LMS's items)
 
     def by_key(self) -> dict[str, Student]:
         return {s.key: s for s in self.students}
@@ -46,28 +48,30 @@ class RosterError(UsageError):
     """A roster file that cannot be read; the message names the file, the line and what to do."""
 
 
-def read_csv_rows(path: Path) -> list[list[str]]:
-    """All rows of a CSV an LMS wrote (UTF-8, with or without a BOM), size-capped, cells cut to MAX_CELL."""
+def read_csv_rows(path: Path, what: str = "the gradebook export", fix: str = "export it again as CSV (UTF-8)"
+                  ) -> list[list[str]]:
+    """All rows of a CSV (UTF-8, with or without a BOM), size-capped, cells cut to MAX_CELL; ``what`` and
+    ``fix`` word the messages (which file it should have been, what to do)."""
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise RosterError(f"{path}: cannot be read ({exc.strerror}); pass the CSV the LMS exported") from None
+        raise RosterError(f"{path}: cannot be read ({exc.strerror}); give {what}") from None
     if len(data) > MAX_BYTES:
-        raise RosterError(f"{path}: over {MAX_BYTES // 1_000_000} MB; is this the gradebook export?")
+        raise RosterError(f"{path}: over {MAX_BYTES // 1_000_000} MB; is this {what}?")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        raise RosterError(f"{path}:{line}: not UTF-8; export the CSV again as UTF-8 (both LMSs offer it)") from None
+        raise RosterError(f"{path}:{line}: not UTF-8; {fix}") from None
     try:
         rows = list(csv.reader(io.StringIO(text, newline="")))
     except csv.Error as exc:
-        raise RosterError(f"{path}: not a CSV ({exc}); export the gradebook as CSV") from None
+        raise RosterError(f"{path}: not a CSV ({exc}); {fix}") from None
     return [[cell.strip()[:MAX_CELL] for cell in row] for row in rows]
 
 
 def read_roster(path: Path) -> Roster:
-    rows = read_csv_rows(path)
+    rows = read_csv_rows(path, what="the roster (the LMS's gradebook export, or id,name,email,section)")
     if not rows:
         raise RosterError(f"{path}:1: empty; export the gradebook (Canvas, Moodle) or write id,name,email,section")
     header = rows[0]
@@ -85,7 +89,7 @@ def read_roster(path: Path) -> Roster:
                           "(Student, ID, SIS User ID, ...), a Moodle grades export (First name, ..., Email address) "
                           "or a plain roster (id, name, email, section)")
     _unique(path, students)
-    return Roster(source, str(path), tuple(s for _, s in students))
+    return Roster(source, str(path), tuple(s for _, s in students), tuple(header))
 
 
 def _cells(header: list[str], row: list[str]) -> dict[str, str]:
@@ -98,6 +102,8 @@ def _canvas(path: Path, header: list[str], rows: list[list[str]]) -> list[tuple[
         c = _cells(header, row)
         if not c.get("ID") or c.get("Student", "").strip().lower() in ("points possible", ""):
             continue  # Points Possible / Manual Posting rows: no student
+        if c["Student"] == "Student, Test" and not c.get("SIS User ID"):
+            continue  # the test student Canvas adds to every course (Student View)
         name = c["Student"]
         last, _, first = name.partition(", ")
         shown = f"{first} {last}".strip() if first else name

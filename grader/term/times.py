@@ -26,7 +26,7 @@ class SubmissionTime:
 
 
 def read_times(path: Path, zone: dt.tzinfo) -> dict[str, dt.datetime]:
-    rows = read_csv_rows(path)
+    rows = read_csv_rows(path, what="a times CSV (submission,submitted_at)")
     header = [h.lower() for h in rows[0]] if rows else []
     if len(header) < 2 or header[0] not in ("submission", "student") or header[1] != "submitted_at":
         raise RosterError(f"{path}:1: a times file starts with 'submission,submitted_at' or 'student,submitted_at'")
@@ -58,9 +58,9 @@ def git_time(folder: Path) -> dt.datetime | None:
 def submission_time(folder: str, students: tuple[str, ...], path: Path | None, *, gradescope: dict | None = None,
                     times: dict[str, dt.datetime] | None = None, zone: dt.tzinfo = dt.timezone.utc) -> SubmissionTime:
     meta = gradescope or {}
-    created = meta.get("created_at")
-    if isinstance(created, str) and parse_when(created, zone):
-        return SubmissionTime(parse_when(created, zone), "gradescope: submission_metadata.json created_at")
+    created = parse_when(meta.get("created_at"), zone)  # text (JSON) or a datetime (the export's YAML)
+    if created is not None:
+        return SubmissionTime(created, "gradescope: submission metadata created_at")
     times = times or {}
     stem = path.name if path is not None else folder
     for key in (folder, stem, *students):

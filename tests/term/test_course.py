@@ -30,7 +30,23 @@ def test_the_example_course_loads_with_zoned_dates():
     assert basics.due.utcoffset().total_seconds() == -4 * 3600  # New York in September
     assert course.policy_for("linear-attention-basics").kind == "per_day"
     assert course.policy_for("linear-attention-hybrid").kind == "bank"
-    assert course.ledger == EXAMPLE.parent / "term.sqlite"
+    assert course.ledger.resolve() == EXAMPLE.parents[2] / "out" / "course" / "term.sqlite"  # out/: not committed
+    assert basics.inputs.submissions == EXAMPLE.parent / "canvas-download" / "linear-attention-basics"
+    assert basics.inputs.times == EXAMPLE.parent / "times.csv" and basics.inputs.mapping is None
+    assert basics.visibility == (("your_turn", "after_due_date"),)
+    assert basics.lms_column == "" and course.deadline("linear-attention-hybrid").lms_column.endswith("(1235)")
+
+
+def test_a_visibility_level_that_does_not_exist_names_the_levels(tmp_path):
+    path = write(tmp_path, GOOD + "    visibility: {q1: later}\n")
+    with pytest.raises(ConfigError, match=r":7: assignments.hw1.visibility.q1: 'later' is not one of .*after_published"):
+        load_course(path)
+
+
+def test_the_moodle_example_course_loads_too():
+    moodle = load_course(EXAMPLE.parent / "course-moodle.yaml")
+    assert moodle.lms == "moodle" and moodle.roster.name == "moodle-roster.csv"
+    assert [a.student for a in moodle.accommodations] == ["s1002", "s1004"]
 
 
 def test_an_unknown_key_names_its_line_and_the_fix(tmp_path):
