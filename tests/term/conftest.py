@@ -5,7 +5,15 @@ import shutil
 from pathlib import Path
 
 import pytest
-from term_samples import EXAMPLE, class_reports, write_output
+from term_samples import BASICS, DOWNLOAD, EXAMPLE, class_reports, write_output
+
+from grader.term import ledger
+from grader.term.course import load_course
+from grader.term.ingest import Sources, ingest
+from grader.term.matching import Matcher
+from grader.term.roster import read_roster
+from grader.term.session import ledger_roster
+from grader.term.times import read_times
 
 
 @pytest.fixture
@@ -28,3 +36,21 @@ def course_dir(tmp_path) -> Path:
 @pytest.fixture
 def out_dir(tmp_path) -> Path:
     return write_output(tmp_path / "out", class_reports())
+
+
+@pytest.fixture(scope="session")
+def course():
+    """The example Canvas course, as loaded from examples/course/course.yaml."""
+    return load_course(EXAMPLE / "course.yaml")
+
+
+@pytest.fixture
+def conn(tmp_path, course):
+    """A ledger holding the example Canvas roster and the synthetic class, ingested with the example's inputs."""
+    conn = ledger.connect(tmp_path / "term.sqlite")
+    ledger.put_roster(conn, read_roster(EXAMPLE / "canvas-roster.csv"), "now")
+    zone = course.deadline(BASICS).due.tzinfo
+    out = write_output(tmp_path / "class-out", class_reports())
+    ingest(conn, out, Matcher(ledger_roster(conn)), Sources(DOWNLOAD, {}, read_times(EXAMPLE / "times.csv", zone)))
+    yield conn
+    conn.close()

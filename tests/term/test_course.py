@@ -39,7 +39,7 @@ def test_the_example_course_loads_with_zoned_dates():
 
 def test_a_visibility_level_that_does_not_exist_names_the_levels(tmp_path):
     path = write(tmp_path, GOOD + "    visibility: {q1: later}\n")
-    with pytest.raises(ConfigError, match=r":7: assignments.hw1.visibility.q1: 'later' is not one of .*after_published"):
+    with pytest.raises(ConfigError, match=r":7: assignments.hw1.visibility.q1: 'later' is not one of .*visible"):
         load_course(path)
 
 
