@@ -23,7 +23,7 @@ ALLOWED = {
     "grader.config": {"grader.errors"},
     "grader.bundle": {"grader.errors", "grader.config"},
     "grader.sandbox.inside": set(),
-    "grader.sandbox": {"grader.errors"},
+    "grader.sandbox": {"grader.errors", "grader.sandbox.inside"},  # channel.py reads what inside/wire.py frames
     "grader.report": {"grader.errors", "grader.results", "grader.config"},
     "grader.grading": CORE,
     "grader.checks": {"grader.grading"},

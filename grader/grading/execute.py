@@ -25,6 +25,7 @@ from grader.sandbox import channel
 log = logging.getLogger(__name__)
 
 RUNNER = sandbox.inside_script("nbrunner.py")
+WIRE = sandbox.inside_script("wire.py")  # the framing nbrunner loads from its own folder
 MAX_NOTEBOOK_BYTES = 20_000_000
 MAX_NOTEBOOK_DEPTH = 64  # nbformat needs 6; deeper is not a notebook Jupyter wrote
 MAX_FIGURES = 24
@@ -239,6 +240,7 @@ def execute_notebook(tree: Path, notebook: str, prepared: dict, limits: Assignme
         shutil.copytree(tree, scratch, symlinks=False, ignore=shutil.ignore_patterns("__pycache__", "hidden"))
         harness.mkdir()
         shutil.copy(RUNNER, harness / "nbrunner.py")
+        shutil.copy(WIRE, harness / "wire.py")
         (harness / "input.ipynb").write_text(json.dumps(prepared))
         for p in (harness, *harness.iterdir()):
             p.chmod(0o755 if p.is_dir() else 0o644)

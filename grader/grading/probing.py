@@ -160,7 +160,7 @@ def run_checks(checks_tree: Path, submission: Path, *, unsandboxed: bool = False
     with sandbox.scratch_dir("checks") as work:
         harness, scratch = work / "harness", work / "submission"
         harness.mkdir()
-        for script in (DRIVER, DRIVER.with_name("memwatch.py")):
+        for script in (DRIVER, DRIVER.with_name("memwatch.py"), DRIVER.with_name("wire.py")):
             shutil.copy(script, harness / script.name)
         for path in (harness, *harness.iterdir()):
             path.chmod(0o755 if path.is_dir() else 0o644)

@@ -6,6 +6,8 @@ opens, so there is no link, FIFO or device to trip over. It carries messages::
 
     >II (header length, body length) | JSON header | body bytes
 
+(the framing is `inside/wire.py`'s, the one owner both sides share).
+
 Everything is checked before it is used: sizes before anything is allocated, JSON depth,
 numbers (no NaN or inf, no unbounded digits), array dtypes and shapes against the bytes
 that are really there. A fault stops the reading at that message and says why; what came
@@ -16,11 +18,12 @@ from __future__ import annotations
 import json
 import math
 import re
-import struct
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+
+from grader.sandbox.inside import wire
 
 MAX_HEADER = 256 * 1024
 MAX_DEPTH = 12
@@ -44,8 +47,7 @@ class Message:
 
 def encode(header: dict[str, Any], body: bytes = b"") -> bytes:
     """One message, as the inside scripts write it."""
-    head = json.dumps(header, allow_nan=False).encode()
-    return struct.pack(">II", len(head), len(body)) + head + body
+    return wire.encode(header, body)
 
 
 def decode(data: bytes) -> tuple[list[Message], str]:
@@ -56,21 +58,22 @@ def decode(data: bytes) -> tuple[list[Message], str]:
     while pos < len(view):
         if len(messages) >= MAX_MESSAGES:
             return messages, f"more than {MAX_MESSAGES} messages"
-        if len(view) - pos < 8:
+        if len(view) - pos < wire.PREFIX_BYTES:
             return messages, "a message was cut off"
-        head_len, body_len = struct.unpack_from(">II", view, pos)
+        head_len, body_len = wire.lengths(view, pos)
+        pos += wire.PREFIX_BYTES
         if head_len > MAX_HEADER:
             return messages, f"a message header of {head_len} bytes (the limit is {MAX_HEADER})"
-        end = pos + 8 + head_len + body_len
+        end = pos + head_len + body_len
         if end > len(view):
             return messages, "a message was cut off"
         try:
-            header = load_json(bytes(view[pos + 8:pos + 8 + head_len]))
+            header = load_json(bytes(view[pos:pos + head_len]))
         except ChannelError as exc:
             return messages, str(exc)
         if not isinstance(header, dict):
             return messages, "a message header that is not a mapping"
-        messages.append(Message(header, view[pos + 8 + head_len:end]))
+        messages.append(Message(header, view[pos + head_len:end]))
         pos = end
     return messages, ""
 

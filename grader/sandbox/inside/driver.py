@@ -9,12 +9,14 @@ imports the student's modules (appended to the END of sys.path), runs the probe 
 is handed and answers with plain data (raw arrays with dtype and shape, JSON scalars, or the
 error). The parent waits under the case's time limit and forwards the answer to the grader's
 pipe (``$LRKIT_CHANNEL_FD``) tagged with the case it asked for; a hang, a death or garbage costs
-that case, and the next case gets a fresh child. Messages: ``>II`` lengths, JSON header, body.
+that case, and the next case gets a fresh child. Messages: framed by `wire.py` (``>II`` lengths, JSON
+header, body).
 """
 import builtins
 import contextlib
 import ctypes
 import importlib
+import importlib.util
 import io
 import json
 import math
@@ -32,6 +34,18 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the harness folder: read-only, ours
 from memwatch import watch_memory  # noqa: E402
+
+
+def _beside(name):
+    """A module of this folder loaded by path, under a name no student module has (not on sys.path)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), f"{name}.py")
+    spec = importlib.util.spec_from_file_location(f"lrkit_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+wire = _beside("wire")
 
 CHANNEL = int(os.environ.pop("LRKIT_CHANNEL_FD"))
 WATCHED = {
@@ -57,11 +71,7 @@ class Gone(Exception):  # the other end closed, or stopped answering in time
     pass
 
 
-def send(fd, header, body=b""):
-    head = json.dumps(header, allow_nan=False).encode()
-    data = memoryview(struct.pack(">II", len(head), len(body)) + head + body)
-    while data:
-        data = data[os.write(fd, data):]
+send = wire.send  # looked up by name at each call
 
 
 def read_exact(fd, n, deadline=None):
@@ -81,7 +91,7 @@ def read_exact(fd, n, deadline=None):
 
 def receive(fd, max_body, deadline=None):
     """One message: (header, body). A body over ``max_body`` is not read: (header, None)."""
-    head_len, body_len = struct.unpack(">II", read_exact(fd, 8, deadline))
+    head_len, body_len = wire.lengths(read_exact(fd, wire.PREFIX_BYTES, deadline))
     if head_len > MAX_HEADER:
         raise ValueError("a message header over the size limit")
     try:
@@ -254,12 +264,6 @@ class Child:
         return {"signal": signal.SIGKILL}
 
 
-def disk_full():
-    """Has the submission's tmpfs or /tmp less than 1 MB left?"""
-    stats = [os.statvfs(path) for path in ("/submission", "/tmp") if os.path.isdir(path)]
-    return any(st.f_blocks and st.f_bavail * st.f_frsize < 1 << 20 for st in stats)
-
-
 def start_child(job, timeout):
     """A fresh child with the student's modules imported: (child, import message)."""
     kid = Child(job)
@@ -328,7 +332,7 @@ def main():
                 return
         entry, body, stale = run_case(kid, case, inputs, job)
         del inputs
-        entry["disk_full"] = disk_full()
+        entry["disk_full"] = wire.disk_full(("/submission", "/tmp"))
         send(CHANNEL, entry, body)
         restarts += stale
         if restarts > job["max_restarts"]:

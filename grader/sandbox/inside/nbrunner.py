@@ -1,21 +1,21 @@
 """Execute one notebook through nbclient, inside the sandbox (kernel and client together).
 
 Run as ``python -I nbrunner.py IN.ipynb CELL_TIMEOUT MAX_OUTPUT_BYTES``. Standalone:
-imports nothing from the grader. It sends one message per executed cell (its status,
-timing, error and PNG figures), as soon as the cell ends, so a killed run still tells how
-far it got, then a status message, on the channel (``$LRKIT_CHANNEL_FD``): a pipe the
-grader owns, which the kernel does not inherit and, this process being undumpable, cannot
-reopen through /proc. Nothing is written to files the grader reads. The messages are
-artefacts for the report, not verdicts: the grader treats them as untrusted data (the
-kernel decides what its cells report).
+imports nothing from the grader (`wire.py`, beside it, frames the messages). It sends one
+message per executed cell (its status, timing, error and PNG figures), as soon as the cell
+ends, so a killed run still tells how far it got, then a status message, on the channel
+(``$LRKIT_CHANNEL_FD``): a pipe the grader owns, which the kernel does not inherit and, this
+process being undumpable, cannot reopen through /proc. Nothing is written to files the grader
+reads. The messages are artefacts for the report, not verdicts: the grader treats them as
+untrusted data (the kernel decides what its cells report).
 """
 import base64
 import binascii
 import ctypes
+import importlib.util
 import json
 import os
 import signal
-import struct
 import sys
 import time
 from queue import Empty
@@ -32,6 +32,19 @@ PR_SET_DUMPABLE = 4
 MAX_FIGURES = 24
 MAX_FIGURE_BYTES = 2_250_000  # one PNG, raw
 SENT = {"figures": 0}
+
+
+def _beside(name):
+    """A module of this folder loaded by path, under a name no student module has (not on sys.path, and not
+    in sys.modules either: a kernel forked from this process inherits both)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), f"{name}.py")
+    spec = importlib.util.spec_from_file_location(f"lrkit_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+wire = _beside("wire")
 
 
 class CappedClient(NotebookClient):
@@ -157,11 +170,8 @@ def fork_kernel():
 
 
 def send(header, body=b""):
-    """One message on the channel: >II (header length, body length), JSON header, body."""
-    head = json.dumps(header, allow_nan=False).encode()
-    data = memoryview(struct.pack(">II", len(head), len(body)) + head + body)
-    while data:
-        data = data[os.write(CHANNEL, data):]
+    """One message on the channel (framed by `wire.py`)."""
+    wire.send(CHANNEL, header, body)
 
 
 def figures(cell):
@@ -181,17 +191,6 @@ def figures(cell):
             SENT["figures"] += 1
             found.append(raw)
     return found
-
-
-def disk_full():
-    for path in (".", "/tmp"):
-        try:
-            st = os.statvfs(path)
-        except OSError:
-            continue
-        if st.f_blocks and st.f_bavail * st.f_frsize < 1 << 20:
-            return True
-    return False
 
 
 def main(src, cell_timeout, max_output):
@@ -236,7 +235,7 @@ def main(src, cell_timeout, max_output):
             os.killpg(km.kernel_pid, signal.SIGKILL)
         except OSError:
             pass
-    send({"event": "status", "status": status, "disk_full": disk_full()})
+    send({"event": "status", "status": status, "disk_full": wire.disk_full((".", "/tmp"))})
     return 0
 
 
