@@ -54,8 +54,10 @@ def read_gradescope(path: Path) -> dict[str, dict]:
         text = path.read_text(encoding="utf-8")
         data = yaml.safe_load(text) if path.suffix.lower() in (".yml", ".yaml") else json.loads(text)
     except (OSError, ValueError, yaml.YAMLError) as exc:
-        raise RosterError(f"{path}: not Gradescope's submission metadata ({str(exc)[:200]}); download the "
-                          "export again") from None
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{path}:{mark.line + 1}" if mark is not None else str(path)
+        why = " ".join(str(getattr(exc, "problem", None) or exc).split())[:200]
+        raise RosterError(f"{where}: not Gradescope's submission metadata ({why}); download the export again") from None
     if isinstance(data, dict) and "users" in data and "id" in data:  # one autograder run's metadata
         data = {f"submission_{data['id']}": {"submitters": data.get("users"), "created_at": data.get("created_at")}}
     if not isinstance(data, dict):

@@ -84,3 +84,35 @@ def test_mtime_is_the_last_resort_and_says_so(tmp_path):
     t = submission_time("sub", (), tmp_path / "sub")
     assert t.source == LAST_RESORT and t.when is not None
     assert submission_time("sub", (), None).when is None
+
+
+def test_gradescope_export_yaml_and_one_autograder_runs_metadata(canvas, tmp_path):
+    (tmp_path / "submission_metadata.yml").write_text(
+        "submission_777:\n  :submitters:\n  - :name: Alan Turing\n    :sid: s1003\n    :email: alan@uni.example\n"
+        "  :created_at: 2026-09-16 09:30:00.000000000 -04:00\n", encoding="utf-8")
+    meta = read_gradescope(tmp_path / "submission_metadata.yml")
+    assert Matcher(canvas, gradescope=meta).match(Entry("submission_777")).students == ("103",)
+    t = submission_time("submission_777", ("103",), None, gradescope=meta["submission_777"])
+    assert t.when == dt.datetime(2026, 9, 16, 13, 30, tzinfo=dt.timezone.utc)
+    (tmp_path / "one.json").write_text(json.dumps({"id": 9, "created_at": "2026-09-16T10:00:00Z", "users": [
+        {"email": "x@y", "id": 1, "name": "Grace Hopper", "sid": "s1002"}]}), encoding="utf-8")
+    assert Matcher(canvas, gradescope=read_gradescope(tmp_path / "one.json")).match(
+        Entry("submission_9")).students == ("102",)
+
+
+def test_gradescope_metadata_that_is_not_is_refused_with_the_file(tmp_path):
+    (tmp_path / "m.yml").write_text("a: [unclosed\n", encoding="utf-8")
+    with pytest.raises(RosterError, match=r"m.yml:2: not Gradescope's submission metadata.*download the export"):
+        read_gradescope(tmp_path / "m.yml")
+
+
+def test_the_moodle_file_name_with_the_original_name_after_it():
+    moodle = read_roster(FIXTURES / "moodle_grades.csv")
+    name = "Ada_Lovelace_7101_assignsubmission_file_linear-attention-basics-submission"  # as grade batch names it
+    m = Matcher(moodle).match(Entry(name))
+    assert m.students == ("s1001",) and "participant 7101" in m.how
+
+
+def test_the_canvas_test_student_is_not_on_the_roster():
+    roster = read_roster(FIXTURES.parents[2] / "examples" / "course" / "canvas-roster.csv")
+    assert [s.key for s in roster.students] == ["101", "102", "103", "104"]
