@@ -129,3 +129,24 @@ def test_a_student_key_that_is_not_a_safe_name_gets_a_safe_folder():
     assert student_folder("101") == "101"
     assert "/" not in student_folder("../etc") and student_folder("../etc").startswith("etc~")
     assert student_folder("a b") != student_folder("a_b")  # two keys never share a folder
+
+
+def test_grade_ingest_lists_the_unmatched_and_a_mapping_file_matches_them(course_dir, tmp_path, capsys):
+    out = write_output(tmp_path / "o", [report(ADA), report("scan-0042")])
+    args = ["--course", str(course_dir / "course.yaml")]
+    assert cli.main(["ingest", str(out), *args]) == 0
+    said = capsys.readouterr().out
+    assert "not matched: scan-0042: no rule matched: add it to a mapping file" in said
+    assert "no submission (counts as 0): 102, 103, 104" in said
+    (tmp_path / "map.csv").write_text("submission,student\nscan-0042,grace\n", encoding="utf-8")
+    assert cli.main(["ingest", str(out), "--mapping", str(tmp_path / "map.csv"), *args]) == 0
+    said = capsys.readouterr().out
+    assert "not matched" not in said and "no submission (counts as 0): 103, 104" in said
+
+
+def test_term_commands_name_what_they_need(course_dir, capsys):
+    args = ["--course", str(course_dir / "course.yaml")]
+    assert cli.main(["term", "override", "--student", "ada", *args]) == 2
+    assert "grade term override needs --assignment NAME --student ID" in capsys.readouterr().err
+    assert cli.main(["term", "accept", "--assignment", BASICS, "--student", "nobody", *args]) == 2
+    assert "'nobody' is not on the roster (by id, SIS id, login or email)" in capsys.readouterr().err
