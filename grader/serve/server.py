@@ -62,7 +62,7 @@ def bind(host: str, port: int | None) -> socket.socket:
 
 def url_of(server: BaseWSGIServer, host: str, token: str) -> str:
     shown = f"[{host}]" if ":" in host else host
-    return f"http://{shown}:{server.server_port}/?token={token}"
+    return f"http://{shown}:{server.port}/?token={token}"
 
 
 def serve(out_dir: Path, *, host: str = "127.0.0.1", port: int | None = None, autograder: Path | None = None,
