@@ -17,11 +17,8 @@ import getpass
 from pathlib import Path
 
 from grader.errors import UsageError
-from grader.term import commands
-from grader.term.ingest import accept
-from grader.term.lms import FORMATS
-from grader.term.session import open_term
 
+FORMATS = ("canvas", "moodle", "csv")  # grader/term/lms.py writes each (a test checks they agree)
 INPUT_FLAGS = ("submissions", "times", "gradescope", "mapping")
 
 
@@ -42,6 +39,8 @@ def _run(lines: list[str]) -> int:
 
 
 def _with_term(args, out_dir: Path | None, body) -> int:
+    from grader.term.session import open_term  # here, not at import: every `grade` command builds this parser
+
     term = open_term(args.course, out_dir, getattr(args, "roster", None))
     try:
         return _run(body(term))
@@ -50,27 +49,38 @@ def _with_term(args, out_dir: Path | None, body) -> int:
 
 
 def cmd_ingest(args) -> int:
+    from grader.term import commands
+
     out = Path(args.out_dir)
     return _with_term(args, out, lambda t: commands.ingest_lines(commands.ingest_output(t, out, _flags(args))))
 
 
 def cmd_export(args) -> int:
+    from grader.term import commands
+
     outs = [Path(o) for o in args.out_dirs]
     return _with_term(args, outs[0], lambda t: commands.export(t, args.format, outs, Path(args.to), args.section,
                                                                 _flags(args)))
 
 
 def cmd_publish(args) -> int:
+    from grader.term import commands
+
     out = Path(args.out_dir)
     return _with_term(args, out, lambda t: commands.publish(t, out, args.student, args.by or _who(), _flags(args)))
 
 
 def cmd_regrade_diff(args) -> int:
+    from grader.term import commands
+
     out = Path(args.out_dir)
     return _with_term(args, out, lambda t: commands.regrade_diff(t, out, _flags(args)))
 
 
 def cmd_term(args) -> int:
+    from grader.term import commands
+    from grader.term.ingest import accept
+
     out = Path(args.out) if args.out else None
     if args.action == "summary":
         return _with_term(args, out, lambda t: commands.summary(t, Path(args.to), args.section))

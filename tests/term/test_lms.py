@@ -105,3 +105,9 @@ def test_the_plain_csv_says_how_each_grade_was_computed(conn, course):
     assert (out["102"]["score"], out["102"]["penalty_percent"], out["102"]["final"]) == ("7", "10", "6.3")
     assert out["102"]["time_source"] == "times CSV (102)" and "10% x 1 day" in out["102"]["explain"]
     assert (out["104"]["state"], out["104"]["final"], out["104"]["penalty_percent"]) == ("missing", "0", "")
+
+
+def test_the_command_line_offers_exactly_the_formats_written_here():
+    from grader.term import verbs
+
+    assert verbs.FORMATS == lms.FORMATS
