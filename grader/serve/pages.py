@@ -113,4 +113,4 @@ def _parts(view) -> list[tuple[str, str, str]]:
     if parts and len(parts) == len(texts):
         return [(p.question, p.model_answer, t) for p, t in zip(parts, texts)]
     paired = [(p.question, p.model_answer, "") for p in parts]
-    return paired + [("", "", t) for t in texts] if texts else paired
+    return paired + [("", "", t) for t in texts] if texts else paired or [("", "", "")]

@@ -140,3 +140,17 @@ def test_a_form_for_another_answer_is_refused(client):
     form = grade_form(client, "/q/ex1_why/1")
     response = client.post("/q/ex1_why/2/grade", data={**form, "toggle": "1"})
     assert response.status_code == 409 and "nothing was saved" in response.get_data(as_text=True)
+
+
+def test_without_a_solution_tree_a_class_is_still_graded(klass):
+    """No model answers or entries, the exercise guessed from the item's id; a blank answer says so."""
+    app = create_app(klass.out, TOKEN, None)
+    client = app.test_client()
+    signed_in(client)
+    page = _page(client, f"/q/ex1_why/{_folders(app).index('carol') + 1}")
+    assert "(no answer)" in page and "answer ex1_why is blank" in page and "Model answer" not in page
+    assert "Exercise 1 runs" in page and "No rubric entries yet" in page
+    form = grade_form(client, f"/q/ex1_why/{_folders(app).index('carol') + 1}")
+    response = client.post(f"/q/ex1_why/{_folders(app).index('carol') + 1}/grade", data={**form, "adjust": "0.5"})
+    assert response.status_code == 302
+    assert app.extensions["lrkit"].store.grades("ex1_why")["carol"].points == 0.5

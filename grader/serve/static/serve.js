@@ -2,7 +2,10 @@
 "use strict";
 (function () {
   const data = document.body.dataset;
-  const go = (url) => { if (url) { window.location.assign(url); } };
+  let busy = false;  // a page is on its way: a second key would act on the old one (and be refused as stale)
+  document.addEventListener("submit", () => { busy = true; });
+  window.addEventListener("pageshow", () => { busy = false; });  // back to a page kept in memory
+  const go = (url) => { if (url) { busy = true; window.location.assign(url); } };
   const press = (selector) => { const el = document.querySelector(selector); if (el) { el.click(); } };
   const focus = (selector) => { const el = document.querySelector(selector); if (el) { el.focus(); } };
 
@@ -19,7 +22,7 @@
   }
 
   document.addEventListener("keydown", (event) => {
-    if (inField(event) || event.altKey || event.ctrlKey || event.metaKey) { return; }
+    if (busy || inField(event) || event.altKey || event.ctrlKey || event.metaKey) { return; }
     const key = event.key;
     let handled = true;
     if (/^[1-9]$/.test(key)) { press(`[data-key="${key}"]`); }
