@@ -1,8 +1,14 @@
-"""The authoring API for hidden checks: ``from grader.checks import Case, check`` (and `watched_memory`).
+"""The authoring API for hidden checks: ``from grader.checks import Case, check`` (and `watched_memory`,
+`close`, `moved`).
 
-Kept at this path for assignments written against it; the implementation lives in
-`grader.grading.checks`.
+Kept at this path for assignments written against it; the implementation of checks lives in
+`grader.grading.checks`. `close` and `moved` are the two comparisons judges make of an answer
+against a reference (one owner for every assignment's verdict files).
 """
+import math
+
+import numpy as np
+
 from grader.grading.checks import (  # noqa: F401
     Case,
     CheckSpec,
@@ -13,4 +19,26 @@ from grader.grading.checks import (  # noqa: F401
     watched_memory,
 )
 
-__all__ = ["Case", "CheckSpec", "check", "judge_case", "load_checks", "probe_names", "watched_memory"]
+__all__ = ["Case", "CheckSpec", "check", "close", "judge_case", "load_checks", "moved", "probe_names",
+           "watched_memory"]
+
+
+def close(a: np.ndarray, b: np.ndarray, rtol: float = 1e-6) -> bool:
+    """Is ``a`` equal to ``b`` up to rounding (float32 internals included)? The same shape, within ``rtol`` of
+    each value plus ``rtol`` times b's largest finite magnitude (at least 1), NaN where b is NaN too."""
+    finite = np.abs(b[np.isfinite(b)])
+    scale = max(1.0, float(finite.max())) if finite.size else 1.0
+    return a.shape == b.shape and np.allclose(a, b, rtol=rtol, atol=rtol * scale, equal_nan=True)
+
+
+def moved(a: np.ndarray, b: np.ndarray, *, rtol: float, lead: int = -1) -> bool:
+    """Does ``a`` differ clearly from ``b`` in every slice over its first ``lead`` axes (``-1``: all but the
+    last, one slice per vector; ``1``: one slice per batch element)? Clearly: somewhere in the slice by more
+    than ``rtol`` times (1 + the slice's largest magnitude in b). False unless both are finite and the same
+    shape."""
+    if a.shape != b.shape or not (np.isfinite(a).all() and np.isfinite(b).all()):
+        return False
+    shape = (math.prod(a.shape[:lead]), math.prod(a.shape[lead:]))  # one row per slice
+    diff = np.abs(a - b).reshape(shape).max(axis=1)
+    scale = 1.0 + np.abs(b).reshape(shape).max(axis=1)
+    return bool((diff > rtol * scale).all())

@@ -15,7 +15,7 @@ Three kinds of check, so that one bug costs its own items and nothing else:
 """
 import numpy as np
 
-from grader.checks import Case, check
+from grader.checks import Case, check, close, moved
 
 from . import reference as ref
 
@@ -82,22 +82,6 @@ def _shape_problem(y, want):
     return None
 
 
-def _close(a, b, rtol=1e-6):
-    """Equal up to rounding (float32 internals included), NaN where the other is NaN too."""
-    finite = np.abs(b[np.isfinite(b)])
-    scale = max(1.0, float(finite.max())) if finite.size else 1.0
-    return a.shape == b.shape and np.allclose(a, b, rtol=rtol, atol=rtol * scale, equal_nan=True)
-
-
-def _moved(a, b):
-    """Does a differ from b clearly, at every leading index? (both finite)"""
-    if a.shape != b.shape or not (np.isfinite(a).all() and np.isfinite(b).all()):
-        return False
-    diff = np.abs(a - b).reshape(-1, a.shape[-1]).max(axis=-1)
-    scale = 1.0 + np.abs(b).reshape(-1, b.shape[-1]).max(axis=-1)
-    return bool((diff > 1e-4 * scale).all())
-
-
 def _first_bad_position(a, b):
     bad = ~np.isclose(a, b, rtol=1e-6, atol=1e-6, equal_nan=True)
     axis = tuple(i for i in range(a.ndim) if i != a.ndim - 2)
@@ -134,7 +118,7 @@ def _liveness_judge(name, shape):
         if problem:
             return problem
         for i, why in enumerate(what, 1):
-            if not _moved(ys[i][..., -1, :], ys[0][..., -1, :]):
+            if not moved(ys[i][..., -1, :], ys[0][..., -1, :], rtol=1e-4):
                 return (f"{name} does not do its job at all: its last output does not change when {why} "
                         "changes (an identity, zero, constant or `return V` body, or NaN)")
         return None
@@ -224,7 +208,7 @@ def normalizer():
                     last = [_arr(got, f"y{i}")[..., -1, :] for i in range(3)]
                     if any(y.shape != (*lead, d_v) for y in last) or not all(np.isfinite(y).all() for y in last):
                         return f"the outputs have shapes {[y.shape for y in last]} or NaN/inf"
-                    if not (_close(last[1], last[0]) and _close(last[2], last[0])):
+                    if not (close(last[1], last[0]) and close(last[2], last[0])):
                         return ("with every key equal and every value equal, the last output changes with the "
                                 "number of tokens (2, 5, 9): the weights do not sum to 1")
                     return None
@@ -247,7 +231,7 @@ def update_before_read():
                     y, y2 = _arr(got, "y0"), _arr(got, "y1")
                     if y.shape != y2.shape or y.ndim < 2 or y.shape[-2] != L:
                         return f"the outputs have shapes {y.shape} and {y2.shape}"
-                    if not _moved(y2[..., -1, :], y[..., -1, :]):
+                    if not moved(y2[..., -1, :], y[..., -1, :], rtol=1e-4):
                         return (f"output {L - 1} does not change (or is not finite) when only token {L - 1}'s value "
                                 "changes: token t does not see itself")
                     return None
@@ -262,7 +246,7 @@ def _unchanged_before(p, what):
         y, y2 = _arr(got, "y0"), _arr(got, "y1")
         if y.shape != y2.shape or y.ndim < 2:
             return f"the two outputs have shapes {y.shape} and {y2.shape}"
-        if not _close(y2[..., :p, :], y[..., :p, :]):
+        if not close(y2[..., :p, :], y[..., :p, :]):
             first = _first_bad_position(y2[..., :p, :], y[..., :p, :])
             return f"output {first} changed when only {what} from position {p} on changed"
         return None
@@ -471,7 +455,7 @@ def decay_every_form():
                     y, y1 = _arr(got, "y0"), _arr(got, "y1")
                     if y.shape != y1.shape or y.ndim < 2:
                         return f"the outputs have shapes {y.shape} and {y1.shape}"
-                    if not _close(y[..., -1, :], y1[..., -1, :]):
+                    if not close(y[..., -1, :], y1[..., -1, :]):
                         return ("the last output with gamma differs from the output with gamma = 1 on queries scaled "
                                 "by γ^n and keys by γ^-m: the weight of token m in output n is not γ^(n-m)")
                     return None
@@ -507,14 +491,14 @@ def chunk_boundaries():
                     y, one = _arr(got, "y0"), _arr(got, "y1")
                     if y.shape != one.shape or y.ndim < 2:
                         return f"the outputs have shapes {y.shape} and {one.shape}"
-                    if _close(y, one):
+                    if close(y, one):
                         return None
                     where = _first_bad_position(y, one)
                     message = (f"with chunk_size={chunk} the output differs from the same call with one chunk, "
                                f"first at position {where}")
                     for mistake, shifts in _chunk_suspects(Q, K, V, gamma, chunk).items():
                         wrong = ref.retention_chunk_variant(Q, K, V, gamma, chunk, **shifts)[0]
-                        if _close(y, wrong):
+                        if close(y, wrong):
                             return message + f"; this is exactly what you get when {mistake}"
                     return message
                 yield Case(label=f"chunk_size={chunk} vs one chunk, L={L_CHUNK}, {gamma_label(gamma)}, "
@@ -546,16 +530,16 @@ def partial_chunk_state():
                 R1, Rk, R08 = _arr(got, "R0"), _arr(got, f"R{len(chunks) + 1}"), _arr(got, f"R{len(chunks)}")
                 if R1.shape != (*lead, 4, 3):
                     return f"the returned state has shape {R1.shape}, expected {(*lead, 4, 3)}"
-                if not _moved(Rk, R08):
+                if not moved(Rk, R08, rtol=1e-4):
                     return "the returned state does not change when a key changes"
                 for i, chunk in enumerate(chunks[1:], 1):
                     R = _arr(got, f"R{i}")
-                    if _close(R, R1):
+                    if close(R, R1):
                         continue
                     short = " (a short last chunk)" if L_CHUNK % chunk and chunk < L_CHUNK else ""
                     wrong = ref.retention_chunk_variant(Q, K, V, gamma, chunk, last_chunk_uses_B=True)[1]
                     named = ("; this is exactly what you get when the last, shorter chunk is decayed as if it had "
-                             "chunk_size tokens") if _close(R, wrong) else ""
+                             "chunk_size tokens") if close(R, wrong) else ""
                     return (f"with chunk_size={chunk}{short} the returned state differs from the one with "
                             f"chunk_size=1{named}")
                 return None

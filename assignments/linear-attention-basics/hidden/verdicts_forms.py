@@ -2,7 +2,7 @@
 float32, two decoding states side by side, and what the recurrent and chunkwise forms cost."""
 import numpy as np
 
-from grader.checks import Case, check, watched_memory
+from grader.checks import Case, check, close, watched_memory
 
 from . import reference as ref
 from . import verdicts as v
@@ -178,7 +178,7 @@ def independent_states():
         def judge(got):
             for i in (0, 1):
                 alone, side = v._arr(got, f"alone{i}"), v._arr(got, f"side{i}")
-                if not v._close(side, alone):
+                if not close(side, alone):
                     return (f"sequence {'ab'[i]} decoded beside another state gives different outputs than decoded "
                             "alone: the two objects share their state (a class attribute or a default argument?)")
             return None

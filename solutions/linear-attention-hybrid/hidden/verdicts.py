@@ -15,7 +15,7 @@ Three kinds of check, so that one bug costs its own items and nothing else:
 """
 import numpy as np
 
-from grader.checks import Case, check
+from grader.checks import Case, check, moved
 
 from . import reference as ref
 
@@ -56,20 +56,6 @@ def _arr(got, key):
     return np.asarray(got[key], dtype=np.float64)
 
 
-def _close(a, b, rtol=1e-6):
-    finite = np.abs(b[np.isfinite(b)])
-    scale = max(1.0, float(finite.max())) if finite.size else 1.0
-    return a.shape == b.shape and np.allclose(a, b, rtol=rtol, atol=rtol * scale, equal_nan=True)
-
-
-def _moved(a, b):
-    """Does a differ clearly from b, at every sequence of the batch? (both finite)"""
-    if a.shape != b.shape or not (np.isfinite(a).all() and np.isfinite(b).all()):
-        return False
-    diff = np.abs(a - b).reshape(a.shape[0], -1).max(axis=1)
-    return bool((diff > 1e-6 * (1 + np.abs(b).reshape(b.shape[0], -1).max(axis=1))).all())
-
-
 def _state(seed, B, H, d_h, gammas=None):
     """A reference state (S, z) after a random history of 6 tokens."""
     rng = np.random.default_rng(seed)
@@ -101,7 +87,7 @@ def _liveness_judge(form):
     def judge(got):
         ys = [_arr(got, f"y{i}")[:, -1] for i in range(4)]
         for i, why in enumerate(what, 1):
-            if not _moved(ys[i], ys[0]):
+            if not moved(ys[i], ys[0], rtol=1e-6, lead=1):
                 return (f"{form} does not do its job at all: its last output does not change when {why} "
                         "(an identity, zero, constant or out_proj(v_proj(x)) body, or NaN)")
         return None

@@ -2,9 +2,9 @@
 inputs where the other pitfalls cannot show; and what one step costs."""
 import numpy as np
 
-from grader.checks import Case, check
+from grader.checks import Case, check, close, moved
 
-from .verdicts import MISTAKES, ONE, _arr, _close, _inputs, _label, _moved, _state, _suffixed, _with
+from .verdicts import MISTAKES, ONE, _arr, _inputs, _label, _state, _suffixed, _with
 
 
 def _runs(*runs, **shared):
@@ -37,7 +37,7 @@ def normalizer_parallel():
             if y.shape != (1, T, D) or y2.shape != y.shape or not np.isfinite(y2[:, 1:] - y[:, 1:]).all():
                 return f"forward returned shapes {y.shape}, {y2.shape} or NaN/inf"
             diff = y2[:, 1:] - y[:, 1:]
-            if not _close(diff, np.broadcast_to(diff[:, -1:], diff.shape)):
+            if not close(diff, np.broadcast_to(diff[:, -1:], diff.shape)):
                 return ("with every value equal, doubling the values moves the outputs by different amounts from "
                         "position to position: the weights of each output do not sum to 1 (is the division by "
                         "φ(q_t)·z_t there?)")
@@ -58,10 +58,10 @@ def normalizer_recurrent():
 
         def judge(got):
             y, y_scaled, y_z = _arr(got, "y0"), _arr(got, "y1"), _arr(got, "y2")
-            if not _close(y_scaled, y):
+            if not close(y_scaled, y):
                 return ("starting from 3·(S, z) instead of (S, z) changes the output: a normalized read "
                         "φ(q)ᵀS / φ(q)ᵀz does not change when S and z scale together")
-            if not _moved(y_z, y):
+            if not moved(y_z, y, rtol=1e-6, lead=1):
                 return "changing z alone does not change the output: the read does not divide by φ(q)ᵀz"
             return None
         yield Case(label=_label(1, 1, D, H, w) + ", one step from a given state (no new key, no new value)",
@@ -89,7 +89,7 @@ def update_before_read_parallel():
         x2[:, -1] += np.random.default_rng(seed).normal(0, 1, (B, D))
 
         def judge(got, T=T):
-            if not _moved(_arr(got, "y1")[:, -1], _arr(got, "y0")[:, -1]):
+            if not moved(_arr(got, "y1")[:, -1], _arr(got, "y0")[:, -1], rtol=1e-6, lead=1):
                 return (f"output {T - 1} does not change (or is not finite) when only token {T - 1} changes: "
                         "token t does not attend to itself")
             return None
@@ -109,7 +109,7 @@ def update_before_read_recurrent():
         state = dict(zip("Sz", _state(600 + seed, B, H, D // H))) if start else {}
 
         def judge(got):
-            if not _moved(_arr(got, "y1"), _arr(got, "y0")):
+            if not moved(_arr(got, "y1"), _arr(got, "y0"), rtol=1e-6, lead=1):
                 return ("the output does not change (or is not finite) when only the current token changes: "
                         "it is read before (S, z) take the token in")
             return None
@@ -135,7 +135,7 @@ def _decay_judge(form, H):
     def judge(got):
         base = _arr(got, "y0")[:, 1:]   # from the second output on (a 0/0 at the first is another item's)
         for h in range(H):
-            if not _moved(_arr(got, f"y{h + 1}")[:, 1:], base):
+            if not moved(_arr(got, f"y{h + 1}")[:, 1:], base, rtol=1e-6, lead=1):
                 return f"setting head {h}'s γ to 1 does not change what {form} returns: its decay is not applied"
         return None
     return judge
@@ -177,7 +177,7 @@ def _forgetting_cases(seed0):
 
         def judge(got, T=T):
             d, d2 = (_arr(got, f"y{i + 1}")[:, -1] - _arr(got, f"y{i}")[:, -1] for i in (0, 2))
-            if d.shape != d2.shape or not _close(d2, d):
+            if d.shape != d2.shape or not close(d2, d):
                 return (f"changing token 0 changes output {T - 1}, although every γ^{T - 1} < 1e-20: the "
                         "normalizer z remembers what S has forgotten (z must decay with S)")
             return None

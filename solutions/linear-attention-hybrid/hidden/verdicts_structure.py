@@ -3,9 +3,9 @@ the state step returns, and what one step costs. Each compares the student's out
 student's own outputs on related inputs, never with the reference."""
 import numpy as np
 
-from grader.checks import Case, check, watched_memory
+from grader.checks import Case, check, close, moved, watched_memory
 
-from .verdicts import MISTAKES, _arr, _close, _inputs, _label, _moved, _suffixed, _with
+from .verdicts import MISTAKES, _arr, _inputs, _label, _suffixed, _with
 
 
 def _runs(*runs, **shared):
@@ -41,7 +41,7 @@ def _head_cases(seed0):
 
         def judge(got, channels=channels):
             y, y2, p, p2 = (_arr(got, f"y{i}") for i in range(4))
-            if y.shape != p.shape or y.shape[-1] != len(channels) or not _close(p2 - p, (y2 - y)[..., channels]):
+            if y.shape != p.shape or y.shape[-1] != len(channels) or not close(p2 - p, (y2 - y)[..., channels]):
                 return ("reordering the heads (their projection rows and their γ) does not just reorder the "
                         "heads' output channels: channels of different heads are mixed, or a head uses another "
                         "head's γ")
@@ -73,7 +73,7 @@ def _batch_cases(seed0):
             full = _arr(got, "y0")
             for b in range(B):
                 alone = _arr(got, f"y{b + 1}")
-                if full.shape[0] != B or not _close(full[b:b + 1], alone):
+                if full.shape[0] != B or not close(full[b:b + 1], alone):
                     return (f"sequence {b} gives different outputs inside the batch than alone: sequences in a "
                             "batch see each other")
             return None
@@ -176,7 +176,7 @@ def _long_cases(seed0):
                     where = f" from position {int(bad[0])}" if len(bad) else ""
                     return (f"the output over {T} tokens has NaN or inf{where}: γ^(t-i) underflows or overflows "
                             "(γ^t / γ^i?)")
-            if not _close((ys[3] - ys[2])[:, -50:], (ys[1] - ys[0])[:, -50:]):
+            if not close((ys[3] - ys[2])[:, -50:], (ys[1] - ys[0])[:, -50:]):
                 return (f"changing tokens that every head has long forgotten (γ^{WINDOW} < 1e-20) changes the last "
                         f"outputs over {T} tokens: the long-range weights are not exact")
             return None
@@ -214,7 +214,7 @@ def state_carried():
             if S.shape != (B, H, D // H, D // H) or z.shape != (B, H, D // H):
                 return (f"step returned a state of shapes {S.shape} and {z.shape}; "
                         "expected (B, H, d_h, d_h), (B, H, d_h)")
-            if not _moved(_arr(got, "y1")[:, 1], _arr(got, "y0")[:, 1]):
+            if not moved(_arr(got, "y1")[:, 1], _arr(got, "y0")[:, 1], rtol=1e-6, lead=1):
                 return ("the second step's output does not change when the first token changes: the state step "
                         "returns does not carry the first token (does it return the old state?)")
             return None
