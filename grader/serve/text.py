@@ -1,5 +1,5 @@
 """Student text as HTML a grader can read and nothing can run: escaped first, then a little Markdown
-(paragraphs, line breaks, `code`, **bold**, *italics*) and `$…$` math as MathML (grader.report.mathml,
+(paragraphs, list lines, `code`, **bold**, *italics*) and `$…$` math as MathML (grader.report.mathml,
 the reports' own converter) laid over the escaped text. Controls and bidi overrides are shown as escapes
 (grader.report.safe), so a right-to-left override cannot reorder what the grader reads."""
 from __future__ import annotations
@@ -13,6 +13,8 @@ from grader.report.mathml import math_html
 
 MAX_SHOWN = 20_000
 _MATH_ELEMENT = re.compile(r"(<math\b.*?</math>)", re.S)
+_LIST_LINE = re.compile(r"\n(?=[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t])")  # a list item starts a new line
+_SOFT = re.compile(r"\n")  # any other line break is a space, as in Markdown (hard-wrapped text reads as one)
 _INLINE = [(re.compile(r"`([^`\n]{1,500})`"), r"<code>\1</code>"),
            (re.compile(r"\*\*([^*\n]{1,500})\*\*"), r"<strong>\1</strong>"),
            (re.compile(r"(?<![*\w])\*([^*\s][^*\n]{0,500}?)\*(?![*\w])"), r"<em>\1</em>")]
@@ -22,7 +24,7 @@ def _inline(escaped: str) -> str:
     """Markdown marks over text that is already escaped (so the captured groups hold no markup)."""
     for pattern, replacement in _INLINE:
         escaped = pattern.sub(replacement, escaped)
-    return escaped.replace("\n", "<br>")
+    return _SOFT.sub(" ", _LIST_LINE.sub("<br>", escaped))
 
 
 def rich(text: str) -> Markup:

@@ -42,3 +42,7 @@ def test_a_huge_answer_is_cut_and_says_so():
 def test_half_written_math_stays_as_its_source():
     html = str(rich("cost is $x^{$ and $5 for coffee"))
     assert "<math" not in html and "$x^{$" in html and "$5 for coffee" in html
+
+
+def test_hard_wrapped_lines_read_as_one_and_list_lines_stay_lines():
+    assert str(rich("one\ntwo\n- a\n- b\n2. c")) == "<p>one two<br>- a<br>- b<br>2. c</p>"
