@@ -37,7 +37,10 @@ class Publisher:
         except (OSError, ValueError) as exc:
             raise LrkitError(f"the report of {folder} cannot be read ({exc}); nothing was saved") from None
         given = {item: hand_grade(g, entries) for item, g in grades.items()}
-        write_if_changed(path, report, given, str(self.out_dir / DB_FILE))
+        try:
+            write_if_changed(path, report, given, str(self.out_dir / DB_FILE))
+        except OSError as exc:
+            raise LrkitError(f"the reports of {folder} cannot be written ({exc}); nothing was saved") from None
 
     def class_files(self) -> dict[str, Path]:
         """gradebook.csv and summary.html again, from the reports as they are now."""

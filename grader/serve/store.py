@@ -108,8 +108,9 @@ class Store:
             with self.connect() as db:
                 db.execute("PRAGMA journal_mode=WAL")
                 db.executescript(SCHEMA)
-        except sqlite3.DatabaseError as exc:
-            raise UsageError(f"{path}: not a hand-grading database ({exc}); move it away to start afresh") from None
+        except sqlite3.DatabaseError as exc:  # not a database, or a folder this user cannot write
+            raise UsageError(f"{path}: cannot be the hand-grading database ({exc}); make its folder writable, or "
+                             "move the file away to start afresh") from None
 
     @contextlib.contextmanager
     def connect(self) -> Iterator[sqlite3.Connection]:

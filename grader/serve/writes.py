@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from flask import Flask, abort, redirect, request, session, url_for
 
+from grader.errors import LrkitError
 from grader.serve.context import (
     MAX_COMMENT,
     folder_at,
@@ -48,6 +49,8 @@ def grade(item: str, position: int):
         g.store.save(folder, q.id, draft, grader(), q.max_points, g.publisher)
     except StaleWrite as stale:
         return render_answer(q, position, filters, Refused(draft, stale.current), 409)
+    except LrkitError as error:  # a report that cannot be read or written: the grade was not saved
+        abort(500, str(error))
     g.publisher.class_files()
     if request.form.get("go") == "next_ungraded":
         after = next_ungraded(g.cohort.folders(q), g.store.grades(q.id), position)
@@ -76,6 +79,8 @@ def change_entry(item: str, entry: int):
         g.store.change_entry(edited, grader(), q.max_points, g.publisher)
     except StaleWrite as stale:
         abort(409, f"{stale}: reload the page to see the entry as it is now")
+    except LrkitError as error:
+        abort(500, str(error))
     g.publisher.class_files()
     return redirect(local_path(request.form.get("back", ""), url_for("question", item=q.id)))
 

@@ -94,3 +94,20 @@ def test_a_class_moved_elsewhere_keeps_its_grades_and_order(graded, tmp_path):
     assert list(again.extensions["lrkit"].cohort.keys) == list(app.extensions["lrkit"].cohort.keys)
     assert again.extensions["lrkit"].store.grades("ex1_why")["alice"].points == 2
     assert (moved / DB_FILE).is_file()
+
+
+def test_a_report_that_cannot_be_written_saves_no_grade_and_says_why(klass, monkeypatch):
+    app = create_app(klass.out, TOKEN, klass.solution)
+    client = app.test_client()
+    signed_in(client)
+
+    def full(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("grader.batch.manual.write_reports", full)
+    url = f"/q/ex1_why/{_position(app, 'alice')}"
+    response = client.post(f"{url}/grade", data={**grade_form(client, url), "toggle": "1"})
+    page = response.get_data(as_text=True)
+    assert response.status_code == 500 and "the reports of alice cannot be written" in page and "No space" in page
+    assert app.extensions["lrkit"].store.grades("ex1_why") == {}
+    assert "graded by hand" not in (klass.out / "alice" / "report.json").read_text()

@@ -120,5 +120,5 @@ def test_two_graders_saving_at_once_on_one_version_one_wins(store):
 def test_a_file_that_is_not_a_database_is_a_usage_error(tmp_path):
     path = tmp_path / "handgrading.sqlite"
     path.write_text("not sqlite at all, " * 100)
-    with pytest.raises(LrkitError, match="not a hand-grading database"):
+    with pytest.raises(LrkitError, match="cannot be the hand-grading database"):
         Store(path)
