@@ -47,6 +47,7 @@ class CaseOutcome:
     passed: bool
     message: str = ""
     cause: str = ""  # the likely mistake behind a failure (a named suspect, the check's pitfall), if known
+    raised: bool = False  # the student's code raised on this case's input (not a wrong answer, not a stop)
 
 
 @dataclass(frozen=True)

@@ -67,6 +67,33 @@ def _gate(item: RubricItem, outcomes: Outcomes) -> CaseOutcome | None:
     return next((c for c in outcomes.cases if c.check in item.requires and not c.passed), None)
 
 
+def _holds(check: str, outcomes: Outcomes) -> bool:
+    """A check holds when every case the student's code ran passed, and at least one did."""
+    ran = [c for c in outcomes.cases if c.check == check and not c.raised]
+    return bool(ran) and all(c.passed for c in ran)
+
+
+def _no_evidence(item: RubricItem, outcomes: Outcomes) -> CaseOutcome | None:
+    """For an item judged on the forms that work: a failing case of its evidence checks when none holds.
+
+    `evidence: [works_a, works_b]` is "at least one form does its job": a property (causality, the
+    normalizer, the update order) is judged on every form and input the code handles, so a form that is
+    broken or raises on one input class costs its own items, not every property it would have shown.
+    """
+    if not item.evidence or not outcomes.checks_run or any(_holds(c, outcomes) for c in item.evidence):
+        return None
+    failing = [c for c in outcomes.cases if c.check in item.evidence and not c.passed]
+    return next((c for c in failing if not c.raised), failing[0] if failing else
+                CaseOutcome(item.evidence[0], "", False, f"{item.evidence[0]} did not run"))
+
+
+def _judged_cases(item: RubricItem, outcomes: Outcomes) -> list[CaseOutcome]:
+    """The cases an item is scored on: with `evidence`, the cases where the student's code raised are left
+    to the items about that form and input class (its equivalence item fails for them)."""
+    cases = [c for c in outcomes.cases if c.check in item.checks]
+    return [c for c in cases if not c.raised] if item.evidence else cases
+
+
 def _gated(item: RubricItem, gate: CaseOutcome, kind: str) -> ItemResult:
     return ItemResult(item.id, item.title, 0.0, item.points, "failed", kind, hidden=kind == RubricKind.CHECKS,
                       messages=(f"no credit: {gate.message}",), cause=gate.cause or gate.message)
@@ -87,10 +114,13 @@ def score_checks(item: RubricItem, outcomes: Outcomes) -> ItemResult:
             return score_tests(item, outcomes)
         return ItemResult(item.id, item.title, 0.0, item.points, "hidden", RubricKind.CHECKS, hidden=True,
                           messages=("checked by the official grader with hidden tests",))
-    gate = _gate(item, outcomes)
+    gate = _gate(item, outcomes) or _no_evidence(item, outcomes)
     if gate is not None:
         return _gated(item, gate, RubricKind.CHECKS)
-    cases = [c for c in outcomes.cases if c.check in item.checks]
+    cases = _judged_cases(item, outcomes)
+    raised = [c for c in outcomes.cases if c.check in item.checks and c.raised]
+    if not cases and raised:  # the code raised on every input of the item: nothing shows the property
+        return _gated(item, raised[0], RubricKind.CHECKS)
     failures = [c for c in cases if not c.passed]
     passed = sum(c.passed for c in cases)
     result = _award(item, passed, len(cases), _grouped(failures), RubricKind.CHECKS)
@@ -108,7 +138,7 @@ def score_cells(item: RubricItem, outcomes: Outcomes) -> ItemResult:
     if outcomes.cells_withheld:
         return ItemResult(item.id, item.title, 0.0, item.points, "failed", RubricKind.CELLS,
                           messages=(outcomes.cells_withheld,))
-    gate = _gate(item, outcomes)
+    gate = _gate(item, outcomes) or _no_evidence(item, outcomes)
     if gate is not None:
         return _gated(item, gate, RubricKind.CELLS)
     messages, passed, total, figures = [], 0, 0, 0

@@ -42,7 +42,7 @@ class TargetProblem:
 
     message: str
     item: str = ""  # rubric item id ("" when the problem is not in rubric.yaml)
-    field: str = ""  # the item's list: checks, tests, cells, answers, manual, requires
+    field: str = ""  # the item's list: checks, tests, cells, answers, manual, requires, evidence
     name: str = ""
     file: str = "rubric.yaml"
     cell: int | None = None  # the notebook cell, for problems found in the notebook
@@ -61,6 +61,7 @@ def target_problems(rubric: Rubric, t: Targets) -> list[TargetProblem]:
     for item in rubric.items:
         wants = (("checks", item.checks, t.checks, f"check {{!r}} is not defined in {VERDICTS}"),
                  ("requires", getattr(item, "requires", ()), t.checks, f"check {{!r}} is not defined in {VERDICTS}"),
+                 ("evidence", getattr(item, "evidence", ()), t.checks, f"check {{!r}} is not defined in {VERDICTS}"),
                  ("tests", item.tests, t.tests, f"test {{!r}} is not defined in {t.public_tests}"),
                  ("cells", item.cells, t.exercises, "exercise {!r}: no notebook cell is tagged 'exercise:{}'"),
                  ("answers", item.answers, t.key, "answer {!r} has no entry in answer_key.yaml"),
@@ -69,7 +70,7 @@ def target_problems(rubric: Rubric, t: Targets) -> list[TargetProblem]:
         for kind, names, known, text in wants:
             for n in names:
                 if n not in known:
-                    hint = _known(known) if kind in ("checks", "requires", "tests") else ""
+                    hint = _known(known) if kind in ("checks", "requires", "evidence", "tests") else ""
                     found.append(TargetProblem(text.format(n, n) + hint, item.id, kind, n))
     for n in sorted(t.key - set(t.asked)):
         found.append(TargetProblem(f"{n!r} is never asked: no 'answers' cell of the notebook has a line '{n}:' "
@@ -217,7 +218,7 @@ def _bundle_problems(sol: Path, tpl: Path, config, rubric: Rubric) -> tuple[str,
                       config.public_tests)
     unloadable = any(p.startswith(f"{VERDICTS} cannot be loaded") for p in problems)
     for p in target_problems(rubric, targets):
-        if unloadable and p.field in ("checks", "requires"):
+        if unloadable and p.field in ("checks", "requires", "evidence"):
             continue  # already said: the checks could not be loaded at all
         where = f"rubric.yaml: item {p.item!r}: " if p.item else \
             (f"{config.notebook}: cell {p.cell}: " if p.file == "notebook" else f"{p.file}: ")
@@ -240,7 +241,7 @@ def _case_problems(sol: Path, specs, probes, plan) -> list[str]:
     problems, seen = [], set()
     for p in planned:
         params, required, var_kw = probes.get(p.spec.probe, ((), (), True))
-        given = set(p.case.inputs)
+        given = set(p.case.inputs_at(p.case.lengths[0]) if hasattr(p.case, "inputs_at") else p.case.inputs)
         missing, extra = set(required) - given, set() if var_kw else given - set(params)
         if (missing or extra) and p.spec.name not in seen:
             seen.add(p.spec.name)

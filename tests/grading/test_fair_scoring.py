@@ -92,3 +92,71 @@ def test_a_tampered_or_forged_answer_fails_its_case_and_says_why():
     assert probing._tampered({"tampered": ["torch.allclose"]}).startswith("your code replaced or hooked torch.allclose")
     assert "written ahead" in probing._tampered({"stopped": "forged"})
     assert probing._tampered({"tampered": []}) == ""
+
+
+# ----------------------------------------------------------------------------- `evidence`: judged on the forms that work
+
+def raised(check: str, label: str = "batched") -> CaseOutcome:
+    return CaseOutcome(check, label, False, f"{check} [{label}]: raised RuntimeError: shapes", raised=True,
+                       cause="raised RuntimeError: shapes")
+
+
+PROPERTY = RubricItem("normalizer", "Normalizer", 2, checks=("normalizer",),
+                      evidence=("works_parallel", "works_step"))
+
+
+def test_a_form_that_raises_on_one_input_class_keeps_the_properties_it_shows():
+    """Does a step that raises on batched input lose the normalizer it gets right everywhere else? No."""
+    out = Outcomes(cases=(case("works_parallel", True), case("works_step", True, label="one token"),
+                          raised("works_step"), case("normalizer", True, label="parallel"),
+                          case("normalizer", True, label="step, one token"), raised("normalizer")))
+    (item,), got = score(rubric(PROPERTY), out)
+    assert (item.points, got) == (2.0, 2.0)
+
+
+def test_a_wrong_answer_on_a_property_still_costs_it():
+    out = Outcomes(cases=(case("works_parallel", True), case("works_step", True), case("normalizer", True),
+                          case("normalizer", False, label="step")))
+    (item,), _ = score(rubric(PROPERTY), out)
+    assert item.points == 0.0 and "normalizer [step]: wrong" in item.messages[0]
+
+
+def test_one_broken_form_does_not_gate_the_properties_of_the_others():
+    """A forward whose gate fails (its mask keeps the future) leaves the normalizer judged on step."""
+    out = Outcomes(cases=(case("works_parallel", False), case("works_step", True), case("normalizer", True)))
+    (item,), _ = score(rubric(PROPERTY), out)
+    assert item.points == 2.0
+
+
+@pytest.mark.parametrize("gates", [
+    (False, False),        # a random or constant model: no form does its job
+    ("raised", "raised"),  # a template: every form raises NotImplementedError
+])
+def test_no_form_that_works_means_no_credit(gates):
+    made = [raised(name) if g == "raised" else case(name, g) for name, g in zip(("works_parallel", "works_step"), gates)]
+    out = Outcomes(cases=(*made, case("normalizer", True)))
+    (item,), _ = score(rubric(PROPERTY), out)
+    assert item.points == 0.0 and item.messages[0].startswith("no credit: works_parallel")
+
+
+def test_code_that_raises_on_every_input_of_a_property_earns_nothing_for_it():
+    out = Outcomes(cases=(case("works_parallel", True), raised("normalizer", "a"), raised("normalizer", "b")))
+    (item,), _ = score(rubric(PROPERTY), out)
+    assert item.points == 0.0 and "raised RuntimeError" in item.messages[0]
+
+
+def test_an_exercise_with_evidence_earns_when_one_form_it_uses_works():
+    r = rubric(RubricItem("ex1", "Ex 1", 1, cells=("ex1",), evidence=("works_parallel", "works_step")))
+    cells = (CellOutcome(0, "c", "ok", "ex1"),)
+    one = Outcomes(cases=(case("works_parallel", False), case("works_step", True)), cells=cells,
+                   exercise_cells={"ex1": 1})
+    none = Outcomes(cases=(case("works_parallel", False), case("works_step", False)), cells=cells,
+                    exercise_cells={"ex1": 1})
+    assert score(r, one)[1] == 1.0 and score(r, none)[1] == 0.0
+
+
+def test_evidence_is_only_for_checks_and_cells_items(tmp_path):
+    (tmp_path / "rubric.yaml").write_text("items:\n  - id: a\n    title: A\n    points: 1\n    answers: [x]\n"
+                                          "    evidence: [works]\ntotal: 1\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="'evidence' gates checks and cells items only"):
+        load_rubric(tmp_path)
