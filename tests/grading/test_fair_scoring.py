@@ -94,7 +94,7 @@ def test_a_tampered_or_forged_answer_fails_its_case_and_says_why():
     assert probing._tampered({"tampered": []}) == ""
 
 
-# ----------------------------------------------------------------------------- `evidence`: judged on the forms that work
+# ---------------------------------------------------------------- `evidence`: judged on the forms that work
 
 def raised(check: str, label: str = "batched") -> CaseOutcome:
     return CaseOutcome(check, label, False, f"{check} [{label}]: raised RuntimeError: shapes", raised=True,
@@ -133,7 +133,8 @@ def test_one_broken_form_does_not_gate_the_properties_of_the_others():
     ("raised", "raised"),  # a template: every form raises NotImplementedError
 ])
 def test_no_form_that_works_means_no_credit(gates):
-    made = [raised(name) if g == "raised" else case(name, g) for name, g in zip(("works_parallel", "works_step"), gates)]
+    made = [raised(name) if g == "raised" else case(name, g)
+            for name, g in zip(("works_parallel", "works_step"), gates)]
     out = Outcomes(cases=(*made, case("normalizer", True)))
     (item,), _ = score(rubric(PROPERTY), out)
     assert item.points == 0.0 and item.messages[0].startswith("no credit: works_parallel")
