@@ -26,6 +26,7 @@ log = logging.getLogger(__name__)
 DEFAULT_PORT = 8750  # then the next ones, as Jupyter does, when it is taken
 PORTS_TRIED = 20
 KIT_ROOT = Path(__file__).resolve().parents[2]
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 def find_solution(assignment: str, autograder: Path | None, scratch: Path) -> Path | None:
@@ -77,6 +78,9 @@ def serve(out_dir: Path, *, host: str = "127.0.0.1", port: int | None = None, au
         finally:
             sock.close()  # the server holds its own copy
         print(url_of(server, host, token), file=out, flush=True)
+        if host not in LOOPBACK:
+            log.warning("listening on %s, not only this machine: whoever reaches it with the token can grade, and "
+                        "plain HTTP carries the token in clear (an SSH tunnel to 127.0.0.1 is safer)", host)
         log.info("grading %s in the browser (grades in %s); Ctrl-C stops", out_dir, out_dir / "handgrading.sqlite")
         try:
             server.serve_forever()
