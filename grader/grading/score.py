@@ -190,12 +190,13 @@ def score_manual(item: RubricItem, outcomes: Outcomes) -> ItemResult:
     if item.id in outcomes.manual:
         pending = ItemResult(item.id, item.title, 0.0, item.points, "manual", RubricKind.MANUAL)
         return hand_graded(pending, float(outcomes.manual[item.id]))
-    if blank:  # still a person's call (pending), like every manual item not yet graded
-        return ItemResult(item.id, item.title, 0.0, item.points, "manual", RubricKind.MANUAL,
-                          messages=tuple(f"answer {a} is blank" for a in blank))
     given = [(outcomes.answers.get(a) or AnswerOutcome(a, "missing")).given for a in item.manual]
+    texts = tuple(f"answer: {g[:1500]}" for a, g in zip(item.manual, given) if a not in blank)
+    if blank:  # still a person's call (pending); the answers that were written stay readable
+        return ItemResult(item.id, item.title, 0.0, item.points, "manual", RubricKind.MANUAL,
+                          messages=tuple(f"answer {a} is blank" for a in blank) + texts)
     return ItemResult(item.id, item.title, 0.0, item.points, "manual", RubricKind.MANUAL,
-                      messages=("awaiting a grader's reading",) + tuple(f"answer: {g[:1500]}" for g in given))
+                      messages=("awaiting a grader's reading",) + texts)
 
 
 SCORERS = {RubricKind.CHECKS: score_checks, RubricKind.TESTS: score_tests, RubricKind.CELLS: score_cells,

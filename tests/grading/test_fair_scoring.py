@@ -161,3 +161,13 @@ def test_evidence_is_only_for_checks_and_cells_items(tmp_path):
                                           "    evidence: [works]\ntotal: 1\n", encoding="utf-8")
     with pytest.raises(ConfigError, match="'evidence' gates checks and cells items only"):
         load_rubric(tmp_path)
+
+
+def test_one_blank_answer_keeps_the_others_readable():
+    """A manual item of four answers with one blank: the grader still reads the three written."""
+    from grader.results import AnswerOutcome
+
+    r = rubric(RubricItem("concepts", "Concepts", 4, manual=("a", "b")))
+    out = Outcomes(answers={"a": AnswerOutcome("a", "blank"), "b": AnswerOutcome("b", "unchecked", "the state")})
+    (item,), _ = score(r, out)
+    assert item.messages == ("answer a is blank", "answer: the state")
