@@ -48,7 +48,7 @@ class Case:
 class Rated:
     case: Case
     lost: dict[str, float]  # automatic item id -> points lost
-    earned: float  # automatic points earned
+    earned: float  # points earned on code and exercise items (a stub keeps its notebook's answers)
     status: str  # the report's status (graded, crashed, ...)
 
     @property
@@ -114,12 +114,13 @@ def rate(folder: Path, out: Path, solution: Path) -> list[Rated]:
     """Each case of ``folder`` against its report in ``out``."""
     rubric = load_rubric(solution)
     automatic = {i.id for i in rubric.items if i.kind != RubricKind.MANUAL}
+    code = {i.id for i in rubric.items if i.kind in (RubricKind.CHECKS, RubricKind.CELLS)}
     rated = []
     for case in load_corpus(folder):
         report: Report = load_report(out / case.name / "report.json")
         items = [i for i in report.items if i.id in automatic]
         lost = {i.id: round(i.max_points - i.points, 6) for i in items if i.points < i.max_points}
-        rated.append(Rated(case, lost, sum(i.points for i in items), report.status))
+        rated.append(Rated(case, lost, sum(i.points for i in items if i.id in code), report.status))
     return rated
 
 
@@ -158,7 +159,7 @@ def rates(rated: list[Rated], automatic: float) -> dict[str, str]:
         "missed": f"{verdicts.count('missed')}",
         "cascades": f"{len(cascades)} (items beyond: {sum(len(r.beyond) for r in cascades)}, "
                     f"points beyond: {sum(sum(r.beyond.values()) for r in cascades):g})",
-        "stubs' automatic points": ", ".join(f"{r.earned:g}" for r in stubs) or "-",
+        "stubs' points on code and exercise items": ", ".join(f"{r.earned:g}" for r in stubs) or "-",
         "alternatives losing points": f"{sum(1 for r in alts if r.lost)} of {len(alts)}",
         "answers judged as declared": f"{sum(1 for r in answers if r.verdict(automatic) == 'ok')} of {len(answers)}",
     }

@@ -222,7 +222,8 @@ def test_an_unreadable_number_names_the_accepted_forms():
     assert outcome.status == "unreadable" and "≈ 781 ×" in outcome.message and "781 times" in outcome.message
 
 
-@pytest.mark.parametrize("answer", ["b", "B", "(b)", "b)", " b. "])
+@pytest.mark.parametrize("answer", ["b", "B", "(b)", "b)", " b. ", "b) only the full-attention caches",
+                                    "(b) the caches", "B. the caches", "b: the caches"])
 def test_choice_forms(answer):
     entry = ChoiceEntry("which_grows", "b", (Distractor("a", "The window does not grow with T."),))
     assert check_answer(entry, answer).status == "correct"

@@ -146,5 +146,12 @@ def read_vector(text: str) -> tuple[float, ...]:
     return tuple(read_number(p) for p in parts)
 
 
+_LABELLED = re.compile(r"^\s*\(?([A-Za-z0-9])\s*[).:]\s+\S")  # "b) only the caches", "(b) ...", "b. ..."
+
+
 def norm_choice(text: str) -> str:
+    """The option a student chose: "b", "(b)", "B." and "b) only the full-attention caches" are all "b"."""
+    labelled = _LABELLED.match(text)
+    if labelled:
+        return labelled.group(1).lower()
     return text.strip().strip("().").strip().lower()
