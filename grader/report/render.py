@@ -172,7 +172,8 @@ def render_terminal(report: Report, html_path: Path | str | None = None) -> str:
                            if any(i.status == s for i in hidden))
         lines.append(f"  {len(hidden)} hidden item{'s' * (len(hidden) != 1)} ({counts}): "
                      f"{fmt_points(context['hidden_points'])}/{fmt_points(context['hidden_max'])} points "
-                     "(titles and messages in the HTML report)")
+                     "(messages in the HTML report)")
+        lines += [f"    [ {fmt_points(i.points)}/{fmt_points(i.max_points)} ] {_plain(i.title)}" for i in hidden]
     elsewhere = context["elsewhere"]
     if elsewhere:
         lines.append(f"  {len(elsewhere)} item{'s' * (len(elsewhere) != 1)} "

@@ -36,5 +36,21 @@ def grade_local(folder: Path) -> Report:
         after.append("unofficial: not sandboxed")
     elif not graded.isolation:
         graded = dataclasses.replace(graded, isolation=sandbox.detect_isolation())
-    return build_report(config, rubric, folder.name, graded, started, official=False, after=after,
-                        submission_hash=folder_hash(folder))
+    report = build_report(config, rubric, folder.name, graded, started, official=False, after=after,
+                          submission_hash=folder_hash(folder))
+    return _say_where_scores_differ(report, rubric)
+
+
+def _say_where_scores_differ(report: Report, rubric) -> Report:
+    """Items the official grader scores with hidden checks were scored here from their public tests: say so on
+    each, and once in the notes, so that a local 0/2 and an official 2/2 (or the reverse) is no surprise."""
+    local = {i.id for i in rubric.items if i.checks and i.tests}
+    items = tuple(dataclasses.replace(i, messages=(*i.messages, "local score from the public tests "
+                                                   f"{', '.join(rubric.item(i.id).tests)}; the official grade "
+                                                   "uses hidden checks instead, so it can differ either way"))
+                  if i.id in local and i.status != "hidden" else i for i in report.items)
+    if items == report.items:
+        return report
+    note = (f"{sum(i.id in local for i in report.items)} item(s) scored here from public tests are graded "
+            "officially by hidden checks: the official score can differ from this one")
+    return dataclasses.replace(report, items=items, notes=(*report.notes, note))

@@ -144,6 +144,7 @@ def test_terminal_lines():
     after = lines[lines.index("  [ 0/1 ] your_turn — Worked example, third token") + 1]
     assert after.startswith("        your_turn:")
     assert any("1 hidden item (1 partial): 2/4 points" in line for line in lines)
+    assert "    [ 2/4 ] Changing a future token never changes an earlier output" in lines  # titles, not ids
     assert "causal_retention" not in text and "position 4" not in text
     assert lines[-1] == "HTML report: out/alice/report.html"
     assert UNOFFICIAL in text
