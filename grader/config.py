@@ -51,6 +51,20 @@ class AnswerPolicy:
     feedback: str = "after_published"  # Gradescope visibility of feedback on hidden-key answers
 
 
+@dataclass(frozen=True)
+class IntegrityPolicy:
+    """Thresholds of `grade similarity` (assignment.yaml `integrity:`): evidence for staff, never a grade."""
+
+    flag: float = 0.6  # code similarity (0-1) from which a pair is flagged: a side-by-side page, clusters
+    answers_flag: float = 0.6  # the same for one free-text answer
+    noise: int = 50  # shared runs shorter than this many normalised characters never count (copydetect's k;
+    #                  about 23 tokens, Dolos' default k): shorter ones are idioms everyone writes
+    guarantee: int = 50  # shared runs this long are always found; above `noise` it winnows (fewer hashes)
+    min_chars: int = 80  # a text with less of its own (the template's taken away) is too short to judge
+    listed: int = 500  # pairs listed in similarity.json besides the flagged ones, most similar first
+    common: int = 5  # students sharing one wrong output from whom it reads as a common mistake, not copying
+
+
 class RubricKind(str, Enum):
     """What a rubric item grades: exactly one of checks, cells, answers, manual, or only public tests.
     A `str`: members compare equal to, and serialise as, their names ("checks", ...)."""
@@ -86,6 +100,7 @@ class AssignmentConfig:
     baseline: Baseline
     limits: AssignmentLimits = AssignmentLimits()
     answers: AnswerPolicy = AnswerPolicy()
+    integrity: IntegrityPolicy = IntegrityPolicy()
 
 
 @dataclass(frozen=True)
@@ -195,11 +210,26 @@ def load_assignment(folder: Path, check_name: bool = True) -> AssignmentConfig:
     if not 0 <= data["answers"].sigfigs <= 15:
         raise ConfigError(path, f"expected 0 (off) to 15, got {data['answers'].sigfigs}", where="answers.sigfigs",
                           key=("answers", "sigfigs"))
+    data["integrity"] = _checked_integrity(_build(IntegrityPolicy, data.get("integrity", {}), path,
+                                                  ("integrity",)), path)
     config = _build(AssignmentConfig, data, path)
     if check_name and config.name != folder.name:
         raise ConfigError(path, f"name {config.name!r} differs from the folder name {folder.name!r}", key=("name",),
                           fix=f"name: {folder.name}")
     return config
+
+
+def _checked_integrity(policy: IntegrityPolicy, path: Path) -> IntegrityPolicy:
+    p = policy
+    for name, ok, want in (("flag", 0 <= p.flag <= 1, "0 to 1"), ("answers_flag", 0 <= p.answers_flag <= 1, "0 to 1"),
+                           ("noise", 5 <= p.noise <= 500, "5 to 500"),
+                           ("guarantee", p.noise <= p.guarantee <= 1000, f"{p.noise} (the noise) to 1000"),
+                           ("min_chars", p.min_chars >= 0, "0 or more"), ("listed", p.listed >= 0, "0 or more"),
+                           ("common", p.common >= 2, "2 or more")):
+        if not ok:
+            raise ConfigError(path, f"expected {want}, got {getattr(p, name)}", where=f"integrity.{name}",
+                              key=("integrity", name))
+    return policy
 
 
 def load_rubric(folder: Path) -> Rubric:

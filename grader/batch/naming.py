@@ -19,7 +19,7 @@ from pathlib import Path
 
 from grader.grading.intake import submission_name
 
-CLASS_FILES = frozenset({"gradebook.csv", "summary.html"})
+CLASS_FILES = frozenset({"gradebook.csv", "summary.html", "similarity.json", "similarity.html"})
 MAX_NAME = 80
 _UNSAFE = re.compile(r"[^\w.+-]")
 

@@ -15,6 +15,7 @@ goes to `OUT/_shards/`, and no gradebook is written: `grade merge` writes it for
 from __future__ import annotations
 
 import dataclasses
+import json
 import logging
 import sys
 import time
@@ -30,7 +31,7 @@ from grader.grading.intake import submission_name, unpack_any
 from grader.grading.pipeline import failed_report
 from grader.grading.unpack import content_hash
 from grader.grading.version import grader_version, version_of
-from grader.report.render import load_report, write_reports
+from grader.report.render import load_report, write_atomic, write_reports
 from grader.report.summary import write_class_summary
 from grader.results import Report
 from grader.sandbox import scratch_dir
@@ -38,6 +39,32 @@ from grader.sandbox import scratch_dir
 log = logging.getLogger(__name__)
 REPORT_FILES = ("report.json", "report.md", "report.html", "results.json")
 _NOT_SUBMISSIONS = {"_shards", "__MACOSX"}  # the kit's own folder, and what unzipping on a Mac leaves
+INPUTS_FILE = "_batch.json"  # where the class came from (`grade similarity` reads the submissions again)
+
+
+@dataclasses.dataclass(frozen=True)
+class BatchInputs:
+    """What a batch graded: the submissions folder and the autograder bundle, as absolute paths."""
+
+    submissions: Path
+    autograder: Path
+
+
+def write_inputs(out: Path, folder: Path, bundle_path: Path) -> None:
+    data = {"submissions": str(folder.resolve()), "autograder": str(bundle_path.resolve())}
+    write_atomic({out / INPUTS_FILE: json.dumps(data, indent=1) + "\n"})
+
+
+def read_inputs(out: Path) -> BatchInputs | None:
+    """The inputs `write_inputs` recorded in ``out`` (None when there is no readable record)."""
+    file = out / INPUTS_FILE
+    if file.is_symlink() or not file.is_file() or file.stat().st_size > 64_000:
+        return None
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+        return BatchInputs(Path(data["submissions"]), Path(data["autograder"]))
+    except (ValueError, KeyError, TypeError):
+        return None
 
 
 def submissions_in(folder: Path) -> list[Path]:
@@ -147,6 +174,7 @@ def grade_batch(folder: Path, bundle_path: Path, out: Path, *, jobs: int | None 
         entries, renamed = naming.assign(submissions_in(folder))  # a bad path or bundle: nothing written
         bundle = open_bundle(bundle_path, tmp)
         out.mkdir(parents=True, exist_ok=True)
+        write_inputs(out, folder, bundle_path)
         mine = [(path, name) for path, name in entries if shard is None or shard.holds(name)]
         reports, todo = _plan(mine, out, bundle, force)
         where = f"shard {shard}: {len(mine)} of {len(entries)} in the class; " if shard else ""
