@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_browser import CHROMIUM, VIEWPORT, key, shot
+from test_serve_browser import CHROMIUM, VIEWPORT, key, shot
 
 from grader import cli, sandbox
 from grader.authoring.build import build
