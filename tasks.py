@@ -1,12 +1,13 @@
 """Instructor tasks. Each is a thin wrapper over a function in `grader`.
 
     python tasks.py new NAME [--title T]        scaffold assignments/NAME/ (a minimal assignment that works), build it
-    python tasks.py build [--check] [NAME...]   generate student_template/ and solutions/ (+ static validation)
-    python tasks.py check [NAME...]             grade the solution and the template through the real pipeline,
-                                                then every mutant in tests/mutants/
+    python tasks.py build [--check] [NAME...]   generate student_template/ and solutions/ (+ validation, leak scan)
+    python tasks.py check [NAME...]             build, then grade the solution and the template through the
+                                                real pipeline, then every mutant in tests/mutants/
                                                 (table: mutant -> items, points lost)
-    python tasks.py release [NAME...]           dist/<name>-student.zip and dist/<name>-autograder.zip
-                                                (checked trees only)
+    python tasks.py release [NAME...]           dist/<name>-student.zip, dist/<name>-autograder.zip and
+                                                dist/<name>-gradescope.zip (the Gradescope autograder upload);
+                                                checked trees only, no stale mutant
     python tasks.py examples [--jobs N]         batch-grade examples/submissions/<name>/ -> out/<name>/
     python tasks.py corpus FOLDER [--jobs N]    grade a blind corpus (tests/blind/<name>/<round>/), write its table.md
     python tasks.py all                         build, check, release, examples (the README's main job)
@@ -120,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
         if name in ("examples", "all"):
             s.add_argument("--jobs", type=int, default=2)
             s.add_argument("--force", action="store_true")
-    n = sub.add_parser("new", help="scaffold a minimal working assignment")
+    n = sub.add_parser("new", help="scaffold a minimal working assignment (written whole, or not at all)")
     n.add_argument("name", help="lower-case letters, digits and dashes, e.g. kv-cache")
     n.add_argument("--title", default="", help="the assignment's title (default: from the name)")
     n.set_defaults(fn=task_new)

@@ -1,5 +1,5 @@
-"""The authoring API for hidden checks: ``from grader.checks import Case, check`` (and `watched_memory`,
-`close`, `moved`).
+"""The authoring API for hidden checks: ``from grader.checks import Case, check`` (and `CostCase`, a cost
+measured from outside the student's process; `close`, `moved`).
 
 Kept at this path for assignments written against it; the implementation of checks lives in
 `grader.grading.checks`. `close` and `moved` are the two comparisons judges make of an answer
@@ -16,11 +16,11 @@ from grader.grading.checks import (  # noqa: F401
     judge_case,
     load_checks,
     probe_names,
-    watched_memory,
 )
+from grader.grading.costs import LINEAR, STEPS, CostCase  # noqa: F401
 
-__all__ = ["Case", "CheckSpec", "check", "close", "judge_case", "load_checks", "moved", "probe_names",
-           "watched_memory"]
+__all__ = ["LINEAR", "STEPS", "Case", "CheckSpec", "CostCase", "check", "close", "judge_case", "load_checks",
+           "moved", "probe_names"]
 
 
 def close(a: np.ndarray, b: np.ndarray, rtol: float = 1e-6) -> bool:

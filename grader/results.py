@@ -48,6 +48,7 @@ class CaseOutcome:
     message: str = ""
     cause: str = ""  # the likely mistake behind a failure (a named suspect, the check's pitfall), if known
     raised: bool = False  # the student's code raised on this case's input (not a wrong answer, not a stop)
+    digest: str = ""  # a wrong result: its rounded fingerprint (grader/grading/fingerprint.py; staff evidence only)
 
 
 @dataclass(frozen=True)
@@ -102,6 +103,8 @@ class Report:
     timings: dict[str, float] = field(default_factory=dict)
     submission_hash: str = ""
     bundle_hash: str = ""
+    # official check -> the fingerprint of this submission's wrong outputs on its fixed inputs (`grade similarity`)
+    fingerprints: dict[str, str] = field(default_factory=dict)
     schema_version: int = SCHEMA_VERSION
 
     def to_dict(self) -> dict[str, Any]:

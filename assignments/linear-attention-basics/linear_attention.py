@@ -148,6 +148,7 @@ def decay_matrix(gamma, L):
     """
     # BEGIN SOLUTION
     n = torch.arange(L, device=gamma.device)
+    # allow: shown (the decay picture in the notebook draws the same distances)
     distance = n[:, None] - n[None, :]                           # (L, L): n - m
     D = gamma ** distance.clamp(min=0).to(gamma.dtype)           # (..., L, L); torch.pow(0, 0) = 1
     return D.masked_fill(distance < 0, 0.0)                      # causal: m <= n

@@ -14,8 +14,8 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from grader.authoring.notebook_tags import split_notebook
-from grader.authoring.tags import TagError, secret_lines, split_text
+from grader.authoring.notebook_tags import CellSplit, split_notebook
+from grader.authoring.tags import Split, TagError, split_text
 from grader.errors import LrkitError, UsageError
 
 log = logging.getLogger(__name__)
@@ -37,14 +37,16 @@ class BuildError(LrkitError):
 class BuiltAssignment:
     """Both generated trees of one assignment, in memory: relative path -> bytes. ``lines`` maps
     each tagged text file to (student, solution) source-line maps, so that an error found in a
-    generated file names the line of `assignments/<name>/...` the instructor edits."""
+    generated file names the line of `assignments/<name>/...` the instructor edits. ``splits`` and
+    ``cells`` keep how each tagged text file and each notebook cell was split (for the leak scan)."""
 
     name: str
     student: dict[str, bytes] = field(default_factory=dict)
     solution: dict[str, bytes] = field(default_factory=dict)
-    secret: set[str] = field(default_factory=set)
     lines: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = field(default_factory=dict)
     source: str = ""  # the assignment folder as shown in messages: assignments/<name>
+    splits: dict[str, Split] = field(default_factory=dict)
+    cells: dict[str, list[CellSplit]] = field(default_factory=dict)
 
 
 def is_hidden(rel: PurePosixPath) -> bool:
@@ -74,30 +76,26 @@ def build_assignment(folder: Path, root: Path | None = None, *, validate: bool =
         data = (folder / rel).read_bytes()
         where = f"{shown}/{rel}"
         try:
-            split = split_source(rel, data, where)
+            student, solution, split = split_source(rel, data, where)
         except TagError as exc:
             errors.append(exc)
             continue
-        student, solution, secret = split[:3]
-        if split[3] is not None:
-            built.lines[str(rel)] = split[3]
+        if isinstance(split, Split):
+            built.splits[str(rel)] = split
+            built.lines[str(rel)] = (split.student_lines, split.solution_lines)
+        elif split is not None:
+            built.cells[str(rel)] = split
         built.solution[str(rel)] = solution
-        built.secret |= secret
-        if is_hidden(rel):
-            built.secret |= secret_lines(data.decode("utf-8", errors="replace").split("\n"))
-        else:
+        if not is_hidden(rel):
             built.student[str(rel)] = student
     if not errors and validate:
+        from grader.authoring.leaks import leak_problems
         from grader.authoring.validate import validate as static_checks
 
         errors = static_checks(built, folder, str(shown))
+        errors += leak_problems(built)
     if errors:
         raise BuildError(errors)
-    public = set()
-    for rel, data in built.student.items():
-        if Path(rel).suffix in TEXT_KINDS or rel.endswith(".ipynb"):
-            public |= {ln.strip() for ln in readable_text(rel, data).split("\n")}
-    built.secret -= public
     return built
 
 
@@ -110,23 +108,24 @@ def readable_text(rel: str, data: bytes) -> str:
 
 
 def split_source(rel: PurePosixPath, data: bytes, where: str):
-    """(student bytes, solution bytes, secret lines, line maps or None) of one source file."""
+    """(student bytes, solution bytes, how it was split) of one source file: a `Split` for a tagged
+    text file, the cells' splits for a notebook, None for a file copied as it is."""
     if rel.suffix == ".ipynb":
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise TagError(where, None, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-        student, solution, secret = split_notebook(text, where)
-        return student.encode(), solution.encode(), secret, None
+        student, solution, cells = split_notebook(text, where)
+        return student.encode(), solution.encode(), cells
     kind = TEXT_KINDS.get(rel.suffix)
     if kind is None:
-        return data, data, frozenset(), None
+        return data, data, None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise TagError(where, None, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     split = split_text(text, kind, where)
-    return split.student.encode(), split.solution.encode(), split.secret, (split.student_lines, split.solution_lines)
+    return split.student.encode(), split.solution.encode(), split
 
 
 def assignment_folders(root: Path, names: list[str] | None = None) -> list[Path]:

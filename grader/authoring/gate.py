@@ -3,7 +3,8 @@
 `check` records, per assignment, the fingerprint of the generated trees it graded (the tree
 hash of what the autograder bundle will hold: `solutions/<name>/` and `student_template/<name>/`)
 in `.lrkit/checked.json`. `release` first runs the build's static validation and makes sure the
-trees are in sync with `assignments/`; then, for each assignment whose current fingerprint has
+trees are in sync with `assignments/` and that every mutant still applies (a stale `old:` text is
+refused: the mutant would measure nothing); then, for each assignment whose current fingerprint has
 no passing check on record, it runs `check` itself, and refuses if that fails. So `tasks.py all`
 checks once, a `release` after an edit re-checks by itself, and nothing unchecked ships.
 """
@@ -64,6 +65,14 @@ def require_checked(root: Path, names: list[str]) -> None:
     if stale:
         raise ReleaseError(f"refusing to release: the generated trees differ from assignments/ ({stale[0]}"
                            f"{', ...' if len(stale) > 1 else ''}); run 'python tasks.py build' first")
+    from grader.authoring.mutants import stale_mutants
+
+    for name in names:
+        stale_ones = stale_mutants(root, name)
+        if stale_ones:
+            more = f" (and {len(stale_ones) - 1} more)" if len(stale_ones) > 1 else ""
+            raise ReleaseError(f"refusing to release {name}: {stale_ones[0]}{more}; update the mutant's 'old' text "
+                               "to today's solution, or delete the mutant; nothing was written")
     for name in names:
         if has_passed(root, name):
             log.info("%s: check passed on exactly these trees (%s)", name, fingerprint(root, name)[:12])

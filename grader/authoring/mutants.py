@@ -15,12 +15,17 @@ generated solution (``solutions/<assignment>/``), never a copy of it:
 and scores it with every exercise cell taken as run, so that only the code decides. `problems`
 holds each kind to its promise: a bug loses exactly its declared items, at most two automatic ones
 and at most a quarter of the automatic points (unless ``breaks: <works_ check>`` says it breaks a
-whole function, then only items requiring that check); a stub loses every code and exercise item;
-a substitution loses exactly its declared items; an alternative loses nothing.
+whole function, then only items requiring that check, or ``shared: [fn_a, fn_b]`` says it sits in a
+helper those functions share, then the budget is per function and every item lost must be one of
+theirs); a stub loses every code and exercise item; a substitution loses exactly its declared items;
+an alternative loses nothing. A failure that a gate explains (a `requires`/`evidence` check that
+failed, taking every item behind it) says which gate. ``scaffold: true`` marks the example that
+`tasks.py new` wrote (`check` says to replace it); `stale_mutants` is what `release` refuses.
 """
 from __future__ import annotations
 
 import logging
+import re
 import shutil
 import tempfile
 import time
@@ -53,6 +58,9 @@ class Mutant:
     file: str
     replace: tuple[tuple[str, str], ...]
     breaks: str = ""
+    shared: tuple[str, ...] = ()  # functions sharing the helper the bug is in
+    scaffold: bool = False  # the example `tasks.py new` wrote
+    path: str = ""  # the record, as shown: tests/mutants/<assignment>/<name>.yaml
 
 
 @dataclass(frozen=True)
@@ -62,23 +70,33 @@ class Measured:
     seconds: float
     notes: tuple[str, ...] = ()
     messages: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    gates_failed: dict[str, str] = field(default_factory=dict)  # gate check -> its first failing message
 
 
-def load_mutants(folder: Path, default_file: str) -> list[Mutant]:
+KEYS = {"kind", "about", "loses", "file", "replace", "breaks", "shared", "scaffold"}
+
+
+def load_mutants(folder: Path, default_file: str, root: Path | None = None) -> list[Mutant]:
     mutants = []
     for path in sorted(Path(folder).glob("*.yaml")):
-        where = str(path)
+        where = path.relative_to(root).as_posix() if root and path.is_relative_to(root) else str(path)
         try:
             data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
         except yaml.YAMLError as exc:
             raise MutantError(f"{where}: not valid YAML ({exc})") from None
-        unknown = set(data) - {"kind", "about", "loses", "file", "replace", "breaks"}
-        if unknown or data.get("kind") not in KINDS or not data.get("replace"):
+        if not isinstance(data, dict) or set(data) - KEYS or data.get("kind") not in KINDS \
+                or not isinstance(data.get("replace"), list) or not data["replace"]:
+            found = sorted(data) if isinstance(data, dict) else type(data).__name__
             raise MutantError(f"{where}: needs kind ({'/'.join(KINDS)}), replace: [{{old, new}}], and no other "
-                              f"keys than about, loses, file, breaks (found {sorted(data)})")
+                              f"keys than {', '.join(sorted(KEYS - {'kind', 'replace'}))} (found {found})")
+        if not all(isinstance(r, dict) and {"old", "new"} <= set(r) for r in data["replace"]):
+            raise MutantError(f"{where}: every entry of replace needs 'old' and 'new'")
         pairs = tuple((str(r["old"]), str(r["new"])) for r in data["replace"])
+        shared = data.get("shared") or ()
         mutants.append(Mutant(path.stem, data["kind"], str(data.get("about", "")), tuple(data.get("loses") or ()),
-                              str(data.get("file", default_file)), pairs, str(data.get("breaks", ""))))
+                              str(data.get("file", default_file)), pairs, str(data.get("breaks", "")),
+                              tuple(str(f) for f in (shared if isinstance(shared, list) else [shared])),
+                              data.get("scaffold") is True, where))
     return mutants
 
 
@@ -113,11 +131,58 @@ def _replace_once(text: str, old: str, new: str, mutant: Mutant) -> str:
             found.setdefault(at + len(prefix), prefix)
             start = at + 1
     if len(found) != 1:
-        raise MutantError(f"stale mutant {mutant.name}: {mutant.file} contains the text to replace "
-                          f"{len(found)} times, not once (has the solution changed?): {old.strip()[:80]!r}")
+        line = _old_line(mutant, old)
+        where = (mutant.path or f"mutant {mutant.name}") + (f":{line}" if line else "")
+        example = " (the example 'tasks.py new' wrote: delete it, or write one against your own code)" \
+            if mutant.scaffold else ""
+        raise MutantError(f"{where}: stale mutant {mutant.name}: the solution's {mutant.file} contains its 'old' "
+                          f"text {len(found)} times, not once (has the solution changed?): "
+                          f"{old.strip().splitlines()[0][:80]!r}{example}")
     (core, prefix), = found.items()
     at = core - len(prefix)
     return text[:at] + _indent(new, prefix) + text[at + len(_indent(old, prefix)):]
+
+
+def _old_line(mutant: Mutant, old: str) -> int | None:
+    """The line of the `old:` entry holding ``old`` in the mutant's record (None if it cannot be read)."""
+    try:
+        node = yaml.compose(Path(mutant.path).read_text(encoding="utf-8"), Loader=yaml.SafeLoader)
+    except (OSError, yaml.YAMLError):
+        return None
+    for key, value in node.value if isinstance(node, yaml.MappingNode) else []:
+        if key.value != "replace" or not isinstance(value, yaml.SequenceNode):
+            continue
+        for entry in value.value:
+            for k, v in entry.value if isinstance(entry, yaml.MappingNode) else []:
+                if k.value == "old" and str(v.value) == old:
+                    return k.start_mark.line + 1
+    return None
+
+
+def stale_mutants(root: Path, name: str) -> list[str]:
+    """Why each mutant of ``name`` no longer applies to `solutions/<name>/` (empty: all apply)."""
+    folder, tree = root / "tests" / "mutants" / name, root / "solutions" / name
+    if not folder.is_dir() or not tree.is_dir():
+        return []
+    config = load_assignment(tree, check_name=False)
+    default = next((f for f in config.student_files if f.endswith(".py")), "")
+    try:
+        mutants = load_mutants(folder, default, root)
+    except MutantError as exc:
+        return [str(exc)]
+    problems = []
+    for m in mutants:
+        target = tree / m.file
+        if m.file not in config.student_files or not target.is_file():
+            problems.append(f"{m.path}: {m.file} is not one of the student files {list(config.student_files)}")
+            continue
+        text = target.read_text(encoding="utf-8")
+        try:
+            for old, new in m.replace:
+                text = _replace_once(text, old, new, m)
+        except MutantError as exc:
+            problems.append(str(exc))
+    return problems
 
 
 def graded_items(rubric: Rubric) -> list[str]:
@@ -147,7 +212,12 @@ def measure_one(tree: Path, mutant: Mutant, *, unsandboxed: bool = False) -> Mea
     items, _ = score(rubric, outcomes)
     lost = {i.id: i.max_points - i.points for i in items if i.id in graded_items(rubric) and i.points < i.max_points}
     messages = {i.id: i.messages for i in items if i.id in lost}
-    return Measured(mutant, lost, round(time.perf_counter() - started, 1), run.notes, messages)
+    gates = {g for i in rubric.items for g in (*i.requires, *i.evidence)}
+    failed: dict[str, str] = {}
+    for case in run.outcomes:
+        if case.check in gates and not case.passed:
+            failed.setdefault(case.check, case.message)
+    return Measured(mutant, lost, round(time.perf_counter() - started, 1), run.notes, messages, failed)
 
 
 def measure(tree: Path, mutants: list[Mutant], *, jobs: int = 2, unsandboxed: bool = False) -> list[Measured]:
@@ -156,38 +226,89 @@ def measure(tree: Path, mutants: list[Mutant], *, jobs: int = 2, unsandboxed: bo
 
 
 def requiring(rubric: Rubric, check: str) -> set[str]:
-    return {i.id for i in rubric.items if check in i.requires}
+    return {i.id for i in rubric.items if check in i.requires or check in i.evidence}
 
 
-def problems(rubric: Rubric, measured: Measured) -> list[str]:
-    """What is wrong with one measured mutant, measured against the promise of its kind."""
+def problems(rubric: Rubric, measured: Measured, texts: dict[str, str] | None = None) -> list[str]:
+    """What is wrong with one measured mutant, measured against the promise of its kind. ``texts``: each
+    item's words (id, title, checks, their titles and causes), to tell a `shared` function's items."""
     m, lost = measured.mutant, set(measured.lost)
-    auto = automatic_points(rubric)
     name = f"{m.kind} {m.name}"
-    out = []
     if m.kind == "stub":
         kept = [i for i in graded_items(rubric) if i not in lost]
-        if kept:
-            out.append(f"{name} still earns {', '.join(kept)}")
-        return out
+        return [f"{name} still earns {', '.join(kept)}"] if kept else []
     if m.kind == "alternative":
-        return [f"{name} (a correct implementation) loses {', '.join(sorted(lost))}"] if lost else []
+        return [f"{name} (a correct implementation) loses {', '.join(sorted(lost))}{_gates(rubric, measured)}"] \
+            if lost else []
+    out = []
     if lost != set(m.loses):
         extra, missing = sorted(lost - set(m.loses)), sorted(set(m.loses) - lost)
         out.append(f"{name} loses {sorted(lost)}, declared {sorted(m.loses)}"
                    + (f"; not declared: {extra}" if extra else "") + (f"; kept: {missing}" if missing else ""))
     if m.kind == "bug":
-        points = sum(measured.lost.values())
-        if m.breaks:
-            outside = sorted(lost - requiring(rubric, m.breaks))
-            if outside:
-                out.append(f"{name} breaks {m.breaks} but also loses {outside}, which do not test that function")
-        elif len(lost) > 2 or points > auto / 4:
-            out.append(f"{name} costs {len(lost)} items and {points:g} points; a single bug may cost at most "
-                       f"2 automatic items and {auto / 4:g} points (a quarter of {auto:g})")
-        if not lost:
-            out.append(f"{name} loses nothing: the checks do not see it")
+        out += _bug_budget(rubric, measured, texts or {})
+    if out and not (m.kind == "bug" and not lost):
+        out[-1] += _gates(rubric, measured)
     return out
+
+
+def _bug_budget(rubric: Rubric, measured: Measured, texts: dict[str, str]) -> list[str]:
+    """The fairness rule for one bug: at most 2 automatic items and a quarter of the automatic points, per
+    function it touches (`shared`), or only the items requiring the check it `breaks`."""
+    m, lost = measured.mutant, set(measured.lost)
+    name, auto, points = f"{m.kind} {m.name}", automatic_points(rubric), sum(measured.lost.values())
+    out = []
+    if not lost:
+        return [f"{name} loses nothing: the checks do not see it"]
+    if m.breaks:
+        outside = sorted(lost - requiring(rubric, m.breaks))
+        if outside:
+            out.append(f"{name} breaks {m.breaks} but also loses {outside}, which do not test that function")
+        return out
+    functions = max(1, len(m.shared))
+    if m.shared:
+        foreign = sorted(i for i in lost if not any(_mentions(texts.get(i, i), f) for f in m.shared))
+        if foreign:
+            out.append(f"{name} is declared shared by {', '.join(m.shared)} but also loses {foreign}, whose id, title "
+                       "and checks name none of them")
+    if len(lost) > 2 * functions or points > functions * auto / 4:
+        per = f" per function it touches ({functions}: {', '.join(m.shared)})" if m.shared else ""
+        out.append(f"{name} costs {len(lost)} items and {points:g} points; a single bug may cost at most "
+                   f"{2 * functions} automatic items and {functions * auto / 4:g} points (a quarter of {auto:g}"
+                   f"{per}); a bug in a helper several functions use can say so with 'shared: [fn_a, fn_b]'"
+                   if not m.shared else
+                   f"{name} costs {len(lost)} items and {points:g} points; shared by {functions} functions it may "
+                   f"cost at most {2 * functions} automatic items and {functions * auto / 4:g} points")
+    return out
+
+
+def _mentions(text: str, function: str) -> bool:
+    short = function.rsplit(".", 1)[-1]
+    return bool(re.search(rf"(?<![A-Za-z0-9]){re.escape(short)}(?![A-Za-z0-9])", text)) or short in text
+
+
+def _gates(rubric: Rubric, measured: Measured) -> str:
+    """Which failed gates take which lost items (" " + sentence, or "")."""
+    said = []
+    for gate, message in sorted(measured.gates_failed.items()):
+        behind = sorted(i for i in requiring(rubric, gate) if i in measured.lost)
+        if behind:
+            said.append(f"gate {gate} failed ({message.split(': ', 1)[-1][:160].rstrip('.')}), which takes "
+                        f"{', '.join(behind)}")
+    return ("; " + "; ".join(said)) if said else ""
+
+
+def item_texts(rubric: Rubric, specs: dict) -> dict[str, str]:
+    """Each item's words: id, title, its checks and gates, and their titles and causes."""
+    texts = {}
+    for item in rubric.items:
+        names = (*item.checks, *item.requires, *item.evidence)
+        words = [item.id, item.title, *names]
+        for n in names:
+            if n in specs:
+                words += [specs[n].title, specs[n].cause]
+        texts[item.id] = " ".join(words)
+    return texts
 
 
 def table(rubric: Rubric, measured: list[Measured]) -> str:
@@ -211,10 +332,30 @@ def mutant_report(root: Path, name: str, *, jobs: int = 2) -> list[str]:
         return []
     config, rubric = load_assignment(tree, check_name=False), load_rubric(tree)
     default = next((f for f in config.student_files if f.endswith(".py")), "")
+    stale = stale_mutants(root, name)
+    if stale:
+        return stale
+    from grader.grading.checks import load_checks
+
     try:
-        measured = measure(tree, load_mutants(folder, default), jobs=jobs,
+        measured = measure(tree, load_mutants(folder, default, root), jobs=jobs,
                            unsandboxed=not sandbox_available())
     except MutantError as exc:
-        return [f"{name}: {exc}"]
+        return [str(exc)]
     log.info("%s: what each mutant costs (tests/mutants/%s):\n%s", name, name, table(rubric, measured))
-    return [f"{name}: mutant {p}" for r in measured for p in problems(rubric, r)]
+    log_rates(name, rubric, measured)
+    texts = item_texts(rubric, load_checks(tree / "hidden"))
+    return [f"{r.mutant.path}: mutant {p}" for r in measured for p in problems(rubric, r, texts)]
+
+
+def log_rates(name: str, rubric: Rubric, measured: list[Measured]) -> None:
+    """The fairness figures of the mutant table, as a blind corpus states them (grader/authoring/corpus.py)."""
+    from grader.authoring.corpus import Case, Rated, rates
+
+    code = set(graded_items(rubric))
+    rated = [Rated(Case(r.mutant.name, r.mutant.kind if r.mutant.kind in ("bug", "stub", "alternative") else "bug",
+                        r.mutant.about, r.mutant.loses), r.lost,
+                   sum(i.points for i in rubric.items if i.id in code and i.id not in r.lost), "graded")
+             for r in measured if r.mutant.kind != "substitution"]
+    figures = rates(rated, automatic_points(rubric))
+    log.info("%s: mutant rates: %s", name, "; ".join(f"{k}: {v}" for k, v in figures.items() if "answers" not in k))

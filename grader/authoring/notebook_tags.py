@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from grader.authoring.tags import MARKDOWN_STUB, Split, TagError, secret_lines, split_text
+from grader.authoring.tags import MARKDOWN_STUB, Split, TagError, split_text
 from grader.grading.notebook import (
     ID_TAGS,
     PLAIN_TAGS,
@@ -78,6 +78,8 @@ def cell_splits(nb: dict, where: str) -> list[CellSplit]:
 def _clean_cell(cell: dict, source: str, cell_id: str) -> dict:
     out = {"cell_type": cell["cell_type"], "id": cell_id, "metadata": _sorted(cell.get("metadata", {})),
            "source": source.splitlines(keepends=True)}
+    if cell.get("attachments") and cell["cell_type"] in ("markdown", "raw"):  # images pasted into the cell
+        out["attachments"] = _sorted(cell["attachments"])
     if cell["cell_type"] == "code":
         out["execution_count"] = None
         out["outputs"] = []
@@ -97,26 +99,18 @@ def _answer_stub(source: str) -> str:
     return f"{first}\n\n{MARKDOWN_STUB}" if first.strip() else MARKDOWN_STUB
 
 
-def split_notebook(text: str, where: str) -> tuple[str, str, frozenset[str]]:
-    """Return (student_json, solution_json, secret_lines) for one tagged notebook."""
+def split_notebook(text: str, where: str) -> tuple[str, str, list[CellSplit]]:
+    """Return (student_json, solution_json, the cells' splits) for one tagged notebook."""
     nb = load_notebook(text, where)
-    student_cells, solution_cells, secret = [], [], set()
-    for c in cell_splits(nb, where):
+    student_cells, solution_cells = [], []
+    cells = cell_splits(nb, where)
+    for c in cells:
         role, split = c.role, c.split
         stem = role.exercise or role.answer_id or c.cell.get("cell_type", "cell")
         cell_id = f"{stem}-{c.index:03d}".replace("_", "-")
         solution_cells.append(_clean_cell(c.cell, split.solution, cell_id))
-        secret |= split.secret
-        if role.hidden or role.solution:
-            secret |= secret_lines(split.solution.split("\n"))
-        elif role.answer_id:
-            secret |= secret_lines(split.solution.split("\n")[1:])
         if c.student is not None:
             student_cells.append(_clean_cell(c.cell, c.student, cell_id))
-    public = set()
-    for c in student_cells:
-        public |= {ln.strip() for ln in "".join(c["source"]).split("\n")}
-    secret -= public
     meta = _sorted({k: v for k, v in nb.get("metadata", {}).items() if k in ("kernelspec", "language_info")})
     if "kernelspec" in meta:
         meta["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": "python3"}
@@ -125,4 +119,4 @@ def split_notebook(text: str, where: str) -> tuple[str, str, frozenset[str]]:
     def dump(cells: list[dict]) -> str:
         doc = {"cells": cells, "metadata": meta, "nbformat": 4, "nbformat_minor": 5}
         return json.dumps(doc, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
-    return dump(student_cells), dump(solution_cells), frozenset(secret)
+    return dump(student_cells), dump(solution_cells), cells

@@ -2,27 +2,37 @@
 
 It writes a minimal assignment that already works (a module with one solution region, a
 notebook with one exercise and one numeric question, public tests, one hidden check with its
-probe, a rubric, an answer key, example submissions and one mutant), builds it, and says what
-to run next. `build`, `check` and `release` pass on it as generated, and its solution grades at
-full automatic marks; docs/authoring.md walks through every file.
+probe and its reference, a rubric, an answer key, example submissions and one mutant), builds it, and
+says what to run next. `build`, `check` and `release` pass on it as generated, and its solution grades
+at full automatic marks; docs/authoring.md walks through every file.
+
+It cannot half-fail: everything is written into temporary folders beside their targets and renamed into
+place only once the new assignment builds; any failure leaves nothing behind. Whatever the title, it is
+quoted (YAML, Python, JSON) where it is written. The example mutant and the example wrong submission are
+marked `scaffold: true`, so `check` reminds the author to replace them (`leftovers`).
 """
 from __future__ import annotations
 
 import importlib.util
 import json
 import logging
+import os
 import re
+import secrets
 import shutil
 from pathlib import Path
+
+import yaml
 
 from grader.errors import UsageError
 
 log = logging.getLogger(__name__)
 NAME = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
+MAX_TITLE = 200
 
 ASSIGNMENT = """\
 name: {name}
-title: {title}
+title: {title_yaml}
 notebook: {module}.ipynb                # executed by the grader
 student_files: [{module}.py, {module}.ipynb]   # the only files taken from a submission
 modules: [{module}]                     # must import cleanly from the template
@@ -66,7 +76,7 @@ y3_at_half:
 """
 
 MODULE = '''\
-"""{title}: a decayed running sum, the recurrence behind retention.
+"""{title_py}: a decayed running sum, the recurrence behind retention.
 
     y_t = γ · y_(t-1) + x_t,   y_0 = x_0
 """
@@ -124,18 +134,12 @@ def decayed_sum(x, gamma):
 '''
 
 VERDICTS = '''\
-"""Grader-side halves: the inputs (fixed seeds), an independent float64 reference, the judgement."""
+"""Grader-side halves: the inputs (fixed seeds), what a right answer is, and how to talk about a wrong one."""
 import numpy as np
 
 from grader.checks import Case, check
 
-
-def reference(x, gamma):
-    """y_t = sum over s <= t of gamma**(t - s) x_s, as one matrix product (not the students' loop)."""
-    t = np.arange(x.shape[-1])
-    lag = t[:, None] - t[None, :]
-    weights = np.where(lag >= 0, float(gamma) ** np.maximum(lag, 0), 0.0)
-    return x @ weights.T
+from . import reference as ref
 
 
 @check(probe="decayed_sum")
@@ -145,12 +149,29 @@ def decayed_sum_matches():
     for shape, gamma in [((4,), 0.5), ((2, 7), 0.9), ((3, 5), 0.25)]:
         x = rng.standard_normal(shape)
         yield Case(label=f"shape {{shape}}, γ = {{gamma}}", inputs={{"x": x, "gamma": gamma}},
-                   expect={{"y": reference(x, gamma)}},
+                   expect={{"y": ref.decayed_sum(x, gamma)}},
                    suspects={{"the state is never multiplied by γ": np.cumsum(x, axis=-1)}},
                    hint="Multiply the running state by γ, then add x_t: y_t = γ·y_(t-1) + x_t.")
 '''
 
+REFERENCE = '''\
+"""The independent reference (numpy, float64) the checks compare with: written differently from the
+solution (a matrix product, not the students' loop), so that one mistake cannot hide in both."""
+import numpy as np
+
+
+def decayed_sum(x, gamma):
+    """y_t = sum over s <= t of gamma**(t - s) x_s, along the last axis of x."""
+    t = np.arange(x.shape[-1])
+    lag = t[:, None] - t[None, :]
+    weights = np.where(lag >= 0, float(gamma) ** np.maximum(lag, 0), 0.0)
+    return x @ weights.T
+'''
+
 MUTANT = """\
+# scaffold: true marks the example 'tasks.py new' wrote; 'tasks.py check' reminds you to replace it with a
+# mistake your students make (then delete the line).
+scaffold: true
 kind: substitution
 about: decayed_sum is the plain running sum (the state is never multiplied by gamma)
 loses: [decayed_sum]
@@ -164,7 +185,8 @@ EXPECTED = """\
 # Score range each example must get, and the rubric items it must lose (`tasks.py examples`).
 solution: {min: 6, max: 6}
 untouched_template: {min: 0, max: 0}
-no_decay: {min: 2, max: 2, loses: [decayed_sum]}
+# no_decay is the example 'tasks.py new' wrote (scaffold: true): replace it with a wrong submission of your own.
+no_decay: {min: 2, max: 2, loses: [decayed_sum], scaffold: true}
 """
 
 
@@ -198,7 +220,7 @@ def notebook(title: str, module: str) -> str:
 def sources(name: str, title: str) -> dict[str, str]:
     """Every file of a new assignment ``name``: path under assignments/<name>/ -> text."""
     module = name.replace("-", "_")
-    fill = {"name": name, "title": title, "module": module}
+    fill = {"name": name, "module": module, "title_yaml": quoted_yaml(title), "title_py": docstring_text(title)}
     return {
         "assignment.yaml": ASSIGNMENT.format(**fill),
         "rubric.yaml": RUBRIC,
@@ -208,43 +230,125 @@ def sources(name: str, title: str) -> dict[str, str]:
         f"tests/test_{module}.py": PUBLIC_TESTS.format(**fill),
         "hidden/probes.py": PROBES.format(**fill),
         "hidden/verdicts.py": VERDICTS.format(**fill),
+        "hidden/reference.py": REFERENCE,
     }
 
 
-def new_assignment(root: Path, name: str, title: str = "") -> Path:
-    """Write assignments/<name>/ and its examples and mutant, build it; return the folder."""
-    from grader.authoring.build import build
+def quoted_yaml(text: str) -> str:
+    """``text`` as one YAML scalar that reads back as exactly ``text`` (colons, quotes, '#', unicode)."""
+    dumped = yaml.safe_dump(text, default_style='"', allow_unicode=True, width=10**6)
+    return dumped.removesuffix("\n...\n").rstrip("\n")
 
+
+def docstring_text(text: str) -> str:
+    """``text`` safe inside a triple-quoted Python docstring."""
+    return text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+
+
+def check_title(title: str) -> str:
+    title = " ".join(title.split()) if title.strip() else ""
+    if len(title) > MAX_TITLE:
+        raise UsageError(f"the title is {len(title)} characters long; keep it under {MAX_TITLE} (one line)")
+    return title
+
+
+def _staged(target: Path, files: dict[str, bytes]) -> Path:
+    """``files`` written into a temporary folder beside ``target`` (renamed into place later)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    stage = target.parent / f".new-{target.name}-{os.getpid()}-{secrets.token_hex(4)}"
+    stage.mkdir()  # (not mkdtemp: its 0700 would become the new folder's mode)
+    for rel, data in files.items():
+        path = stage / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    return stage
+
+
+def new_assignment(root: Path, name: str, title: str = "") -> Path:
+    """Write assignments/<name>/, its examples and its mutant, and build it; return the folder. Nothing
+    is left behind when any step fails."""
+    from grader.authoring.build import BuildError, build_assignment, write_trees
+
+    module, title = _usable(root, name), check_title(title) or name.replace("-", " ").capitalize()
+    folder = root / "assignments" / name
+    texts = sources(name, title)
+    placed: list[Path] = []
+    stage = _staged(folder, {rel: text.encode() for rel, text in texts.items()})
+    try:
+        os.rename(stage, folder)
+        placed.append(folder)
+        try:
+            built = build_assignment(folder, root)
+        except BuildError as exc:
+            raise UsageError(f"the new assignment {name} does not build, a bug of the kit: {exc}") from None
+        extras = _examples(root, name, module, built)
+        for target, files in extras.items():
+            stage = _staged(target, files)
+            os.rename(stage, target)
+            placed.append(target)
+        write_trees(root, [built])
+    except BaseException:
+        for path in placed:
+            shutil.rmtree(path, ignore_errors=True)
+        for stale in [*root.glob(f"assignments/.new-{name}-*"), *root.glob(f"tests/mutants/.new-{name}-*"),
+                      *root.glob(f"examples/submissions/.new-{name}-*")]:
+            shutil.rmtree(stale, ignore_errors=True)
+        raise
+    log.info("wrote assignments/%s/ (%d files), examples/submissions/%s/ and tests/mutants/%s/no_decay.yaml",
+             name, len(texts), name, name)
+    log.info("next: python tasks.py check %s   (grades its solution and template, ~1 min)", name)
+    log.info("then: python tasks.py release %s && python tasks.py examples %s", name, name)
+    return folder
+
+
+def _usable(root: Path, name: str) -> str:
+    """The module name of a new assignment ``name``, or UsageError saying why the name cannot be used."""
     if not NAME.match(name):
         raise UsageError(f"{name!r} is not a usable assignment name: use lower-case letters, digits and single "
                          "dashes, starting with a letter (e.g. kv-cache)")
     module = name.replace("-", "_")
     if importlib.util.find_spec(module) is not None:
         raise UsageError(f"the module {module}.py would shadow the installed module {module!r}; choose another name")
-    folder = root / "assignments" / name
-    if folder.exists():
-        raise UsageError(f"{folder.relative_to(root)} already exists; choose another name")
-    title = title or name.replace("-", " ").capitalize()
-    for rel, text in sources(name, title).items():
-        path = folder / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    if build(root, [name]) != 0:
-        raise UsageError(f"the new assignment {name} does not build (see above); this is a bug of the kit")
-    mutants = root / "tests" / "mutants" / name
-    mutants.mkdir(parents=True, exist_ok=True)
-    (mutants / "no_decay.yaml").write_text(MUTANT.format(module=module), encoding="utf-8")
-    examples = root / "examples" / "submissions" / name
-    for example, tree in (("solution", "solutions"), ("untouched_template", "student_template"),
-                          ("no_decay", "solutions")):
-        (examples / example).mkdir(parents=True, exist_ok=True)
+    for target in (root / "assignments" / name, root / "examples" / "submissions" / name,
+                   root / "tests" / "mutants" / name):
+        if target.exists():
+            raise UsageError(f"{target.relative_to(root)} already exists; choose another name")
+    return module
+
+
+def _examples(root: Path, name: str, module: str, built) -> dict[Path, dict[str, bytes]]:
+    """The example submissions and the example mutant, from the built trees: folder -> its files."""
+    examples: dict[str, bytes] = {"expected.yaml": EXPECTED.encode()}
+    for example, tree in (("solution", built.solution), ("untouched_template", built.student),
+                          ("no_decay", built.solution)):
         for rel in (f"{module}.py", f"{module}.ipynb"):
-            shutil.copyfile(root / tree / name / rel, examples / example / rel)
-    wrong = examples / "no_decay" / f"{module}.py"
-    wrong.write_text(wrong.read_text().replace("state = gamma * state + x[..., t]", "state = state + x[..., t]"))
-    (examples / "expected.yaml").write_text(EXPECTED, encoding="utf-8")
-    log.info("wrote assignments/%s/ (%d files), examples/submissions/%s/ and tests/mutants/%s/no_decay.yaml",
-             name, len(sources(name, title)), name, name)
-    log.info("next: python tasks.py check %s   (grades its solution and template, ~1 min)", name)
-    log.info("then: python tasks.py release %s && python tasks.py examples %s", name, name)
-    return folder
+            examples[f"{example}/{rel}"] = tree[rel]
+    wrong = examples[f"no_decay/{module}.py"].decode()
+    examples[f"no_decay/{module}.py"] = wrong.replace("state = gamma * state + x[..., t]",
+                                                      "state = state + x[..., t]").encode()
+    return {root / "examples" / "submissions" / name: examples,
+            root / "tests" / "mutants" / name: {"no_decay.yaml": MUTANT.format(module=module).encode()}}
+
+
+def leftovers(root: Path, name: str) -> list[str]:
+    """What `tasks.py new` wrote as an example and is still marked `scaffold: true`: one line each."""
+    found = []
+    for path in sorted((root / "tests" / "mutants" / name).glob("*.yaml")):
+        data = _yaml_file(path)
+        if isinstance(data, dict) and data.get("scaffold") is True:
+            found.append(f"{path.relative_to(root).as_posix()}: still the example mutant 'tasks.py new' wrote: "
+                         "replace it with a mistake your students make (then delete 'scaffold: true')")
+    expected = root / "examples" / "submissions" / name / "expected.yaml"
+    for example, want in (_yaml_file(expected) or {}).items() if expected.is_file() else []:
+        if isinstance(want, dict) and want.get("scaffold") is True:
+            found.append(f"{expected.relative_to(root).as_posix()}: {example!r} is still the example submission "
+                         f"'tasks.py new' wrote (examples/submissions/{name}/{example}/): replace it with a wrong "
+                         "submission of your own (then delete 'scaffold: true')")
+    return found
+
+
+def _yaml_file(path: Path):
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError):
+        return None

@@ -118,10 +118,10 @@ def readme(config: AssignmentConfig, identity: Identity, template: Path, wheel: 
     nested = sorted({f.split("/", 1)[0] + "/" for f in config.student_files if "/" in f})
     folders = f" (keeping the folders, {', '.join(f'`{n}`' for n in nested)}, as they are)" if nested else ""
     python = f"{sys.version_info.major}.{sys.version_info.minor}"
-    precision = (f"Numeric answers: write a number and a unit where there is one (`16.4 GB`, `64 MiB`) with at "
+    precision = (f"Numeric answers: write a number and a unit where there is one (`2.5 GB`, `512 KiB`) with at "
                  f"least {config.answers.sigfigs} significant figures; the grader compares your answer with the "
                  "key rounded to the precision you wrote.\n" if config.answers.sigfigs else
-                 "Numeric answers: write a number and a unit where there is one (`16.4 GB`, `64 MiB`); the "
+                 "Numeric answers: write a number and a unit where there is one (`2.5 GB`, `512 KiB`); the "
                  "question says how precise to be.\n")
     edit = "".join(f"- `{m}`: complete the code" + (f" (every `raise NotImplementedError`, {stubs} in all)"
                                                     if stubs and len(modules) == 1 else "") + ".\n" for m in modules)

@@ -1,6 +1,7 @@
 """The tag syntax: one pure transform from a tagged source text to its two versions.
 
-``split_text(text, kind, where)`` returns ``Split(student, solution, secret)``; the
+``split_text(text, kind, where)`` returns a ``Split``: the student and solution versions, their
+regions and `allow:` lines (for the leak scan, `leaks.py`) and line maps; the
 notebook layer (`notebook_tags`) applies it cell by cell. Every mistake raises a
 `TagError` that names the file, the line and (for notebooks) the cell. See docs/tags.md.
 """
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Iterable, Literal
+from typing import Literal
 
 from grader.authoring import markers
 
@@ -27,8 +28,15 @@ YAML_KEY = re.compile(r"^(?P<key>[ \t]*(?:- )?[\w.\-]+:)")
 DEF = re.compile(r"^(?P<indent>[ \t]*)(?:async\s+)?def\s+(?P<name>\w+)")
 CLASS = re.compile(r"^(?P<indent>[ \t]*)class\s+(?P<name>\w+)")
 
+# `# allow: WORD ...` (Markdown: `<!-- allow: WORD ... -->`): an author's explicit exception to the leak scan
+# (`leaks.py`), a line of its own, dropped from both trees; words and their meaning in docs/tags.md.
+ALLOW = re.compile(r"^[ \t]*(?:#|<!--)[ \t]*allow:[ \t]*(?P<word>[\w-]*)(?P<why>.*?)[ \t]*(?:-->)?[ \t]*$")
+ALLOW_WORDS = {
+    "shown": "the next line is a solution line that students may see (the lesson shows it)",
+    "no-solution": "this exercise cell has no solution region on purpose (it runs code students write elsewhere)",
+}
+
 MARKDOWN_STUB = "_Type your answer here._"
-MIN_SECRET_CHARS = 12  # shorter lines (`return y`, `pass`, `x = 1`) are too common to prove a leak
 
 
 class TagError(Exception):
@@ -44,27 +52,30 @@ class TagError(Exception):
 
 
 @dataclass(frozen=True)
+class Region:
+    """One region of a source text, as the leak scan needs it: ``kind`` SOLUTION, HIDDEN or ONE (a line
+    ending in `# SOLUTION`), its lines with their source line numbers, and the source lines of the
+    STUB block that replaces it (what the author chose to show students instead)."""
+
+    kind: str
+    lines: tuple[tuple[str, int], ...]
+    stub: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass(frozen=True)
 class Split:
-    """The two versions of one text, and the lines that must never reach students.
+    """The two versions of one text, and what the leak scan needs to know about its regions.
     ``student_lines``/``solution_lines``: the source line (1-based, offset included) of each
-    output line, so an error found in a generated file can name the line the instructor edits."""
+    output line, so an error found in a generated file can name the line the instructor edits.
+    ``allows``: the `allow:` lines, (source line, word); ``shown``: the lines an `allow: shown` covers."""
 
     student: str
     solution: str
-    secret: frozenset[str]
+    regions: tuple[Region, ...] = ()
     student_lines: tuple[int, ...] = ()
     solution_lines: tuple[int, ...] = ()
-
-
-def secret_lines(lines: Iterable[str], *, code_only: bool = False) -> set[str]:
-    """The one rule for what the leak scan looks for: stripped lines of at least MIN_SECRET_CHARS
-    characters; with ``code_only``, comment and docstring-delimiter lines are left out too."""
-    found = set()
-    for line in lines:
-        text = line.strip()
-        if len(text) >= MIN_SECRET_CHARS and not (code_only and text.startswith(("#", "<!--", '"""', "'''"))):
-            found.add(text)
-    return found
+    allows: tuple[tuple[int, str], ...] = ()
+    shown: frozenset[int] = frozenset()
 
 
 def enclosing_name(lines: list[str], index: int, indent: str) -> str:
@@ -103,7 +114,18 @@ def one_line_student(body: str, kind: Kind) -> str | None:
 
 def _is_marker_like(line: str) -> bool:
     return bool(MARKER.match(markers.translate(line)) or LOOKS_LIKE_MARKER.match(line) or markers.marker_like(line)
-                or markers.foreign_problem(line))
+                or markers.foreign_problem(line) or ALLOW.match(line))
+
+
+def _allow_word(line: str, where: str, lineno: int) -> str | None:
+    """The word of an `allow:` line (None for any other line); an unknown word raises."""
+    m = ALLOW.match(line)
+    if m is None:
+        return None
+    if m["word"] not in ALLOW_WORDS:
+        known = "; ".join(f"'allow: {w}' ({meaning})" for w, meaning in ALLOW_WORDS.items())
+        raise TagError(where, lineno, f"unknown 'allow:' word {m['word']!r}: known are {known}")
+    return m["word"]
 
 
 def _kit_marker(line: str, where: str, lineno: int) -> re.Match | None:
@@ -131,8 +153,11 @@ class _Regions:
 
     student: list = field(default_factory=list)  # (line, source line number)
     solution: list = field(default_factory=list)
-    hidden_or_solution: list = field(default_factory=list)
-    public: set = field(default_factory=set)
+    regions: list = field(default_factory=list)  # finished `Region`s
+    region_lines: list = field(default_factory=list)  # (line, source line number) of the open region
+    allows: list = field(default_factory=list)  # (source line, word)
+    shown: set = field(default_factory=set)
+    allow_next: bool = False  # an `allow: shown` waits for its line
     state: str | None = None  # None, "SOLUTION", "STUB", "HIDDEN"
     opened_at: int = 0
     stub_allowed: bool = False
@@ -166,6 +191,7 @@ def _on_marker(r: _Regions, m, kind: Kind, lines: list[str], i: int, where: str,
             raise TagError(where, lineno, "'BEGIN STUB' must directly follow an 'END SOLUTION' line")
         if word != "STUB":
             r.flush_pending()
+            r.region_lines = []
         r.state, r.opened_at, r.stub_indent, r.stub_body, r.stub_allowed = word, lineno, m["indent"], [], False
         return
     if r.state != word:
@@ -177,30 +203,35 @@ def _on_marker(r: _Regions, m, kind: Kind, lines: list[str], i: int, where: str,
     elif word == "STUB":
         r.pending_stub = None
         r.student.extend(r.stub_body)
+        last = r.regions.pop()
+        r.regions.append(Region(last.kind, last.lines, tuple(r.stub_body)))
+    if word != "STUB":
+        r.regions.append(Region(word, tuple(r.region_lines)))
     r.state = None
 
 
 def _on_line(r: _Regions, line: str, kind: Kind, lineno: int) -> None:
+    if r.allow_next:
+        r.shown.add(lineno)
+        r.allow_next = False
     if r.state is None:
         r.stub_allowed = False
         r.flush_pending()
         one = ONE_LINE.match(line) if kind in ("python", "yaml", "markdown") else None
         if one:
             r.solution.append((one["body"], lineno))
-            r.hidden_or_solution.append(one["body"])
+            r.regions.append(Region("ONE", ((one["body"], lineno),)))
             replacement = one_line_student(one["body"], kind)
             if replacement is not None:
                 r.student.append((replacement, lineno))
             return
         r.student.append((line, lineno))
         r.solution.append((line, lineno))
-        r.public.add(line.strip())
     elif r.state in ("SOLUTION", "HIDDEN"):
         r.solution.append((line, lineno))
-        r.hidden_or_solution.append(line)
+        r.region_lines.append((line, lineno))
     elif r.state == "STUB":
         r.stub_body.append((line, lineno))
-        r.public.add(line.strip())
 
 
 def split_text(text: str, kind: Kind, where: str, line_offset: int = 0) -> Split:
@@ -211,6 +242,11 @@ def split_text(text: str, kind: Kind, where: str, line_offset: int = 0) -> Split
     r = _Regions()
     for i, line in enumerate(lines):
         lineno = i + 1 + line_offset
+        word = _allow_word(line, where, lineno)
+        if word is not None:  # a directive for the leak scan: in neither tree
+            r.allows.append((lineno, word))
+            r.allow_next = r.allow_next or word == "shown"
+            continue
         m = _kit_marker(line, where, lineno)
         if m is not None:
             _on_marker(r, m, kind, lines, i, where, lineno)
@@ -219,6 +255,6 @@ def split_text(text: str, kind: Kind, where: str, line_offset: int = 0) -> Split
     if r.state is not None:
         raise TagError(where, r.opened_at, f"'BEGIN {r.state}' is never closed (add '# END {r.state}')")
     r.flush_pending()
-    secret = frozenset(secret_lines(r.hidden_or_solution, code_only=True) - r.public)
-    return Split("\n".join(s for s, _ in r.student), "\n".join(s for s, _ in r.solution), secret,
-                 tuple(n for _, n in r.student), tuple(n for _, n in r.solution))
+    return Split("\n".join(s for s, _ in r.student), "\n".join(s for s, _ in r.solution), tuple(r.regions),
+                 tuple(n for _, n in r.student), tuple(n for _, n in r.solution), tuple(r.allows),
+                 frozenset(r.shown))

@@ -22,6 +22,7 @@ from typing import Any, Callable, Iterator, Mapping
 
 import numpy as np
 
+from grader.grading.fingerprint import output_digest
 from grader.results import CaseOutcome
 
 Scalar = bool | int | float | str
@@ -64,18 +65,6 @@ def check(probe: str, title: str | None = None, cause: str = "") -> Callable:
         return fn
 
     return mark
-
-
-def watched_memory(got: Mapping[str, Value], budget_bytes: int, what: str) -> str | None:
-    """The verdict on a ``watch_memory`` case's peak (``got["watched_peak_bytes"]``, measured by the driver
-    from outside the student's processes; docs/authoring.md): None within ``budget_bytes``, else a message
-    about ``what`` ("at L=4096, retention_chunkwise"). -1 means a process of the student's hid its memory."""
-    peak = got.get("watched_peak_bytes")
-    if peak == -1:
-        return f"{what}: its memory could not be measured (a process of your code made itself unreadable)"
-    if isinstance(peak, (int, float)) and peak > budget_bytes:
-        return f"{what} held {peak / 2**20:.0f} MiB at its peak (the budget is {budget_bytes / 2**20:.0f} MiB)"
-    return None
 
 
 _IMPORT_LOCK = threading.Lock()
@@ -181,8 +170,9 @@ def judge_case(spec: CheckSpec, case: Case, got: Mapping[str, Value] | None, err
     prefix = f"{spec.title} [{case.label}]"
     hint = f" Hint: {case.hint}" if case.hint else ""
     if got is None:
+        raised = error.startswith("raised ")
         return CaseOutcome(spec.name, case.label, False, f"{prefix}: {error or 'no result'}.{hint}",
-                           cause=error if error.startswith("raised ") else spec.cause)
+                           cause=error if raised else spec.cause, raised=raised)
     problems: list[str] = []
     keys = list(case.expect or {})
     for key, want in (case.expect or {}).items():
@@ -209,7 +199,8 @@ def judge_case(spec: CheckSpec, case: Case, got: Mapping[str, Value] | None, err
     named = [p.split(SUSPECT_PHRASE, 1)[1] for p in problems if SUSPECT_PHRASE in p]
     if named:
         cause = named[-1]
-    return CaseOutcome(spec.name, case.label, False, f"{prefix}: {'; '.join(problems)}.{hint}", cause=cause)
+    return CaseOutcome(spec.name, case.label, False, f"{prefix}: {'; '.join(problems)}.{hint}", cause=cause,
+                       digest=output_digest(got, keys))  # who else gave these wrong numbers: grade similarity
 
 
 SUSPECT_PHRASE = "this is exactly what you get when "

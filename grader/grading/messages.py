@@ -84,6 +84,11 @@ def case_too_slow(case_timeout_s: float) -> str:
     return f"it did not finish within the {case_timeout_s:g} s time limit (an endless loop, a sleep, or far too slow?)"
 
 
+def over_cpu_time(cpu_s: float) -> str:
+    return (f"it used more than its {cpu_s:g} s of CPU time (every process it started counts) and was stopped "
+            "(an endless loop, or far too slow?)")
+
+
 def exited_early(code: object) -> str:
     return f"the process ended (exit code {code}) before this case finished; does your code call exit()?"
 

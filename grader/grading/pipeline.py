@@ -39,6 +39,7 @@ from grader.grading.execute import (
     read_notebook,
     skipped_run,
 )
+from grader.grading.fingerprint import check_fingerprints
 from grader.grading.intake import assemble, submission_name, take_in
 from grader.grading.notebook import answer_id_of, cell_source, exercise_cell_counts, is_answers_cell
 from grader.grading.probing import run_checks
@@ -131,6 +132,7 @@ class GradedTree:
     isolation: tuple[str, ...]
     timings: dict[str, float]
     status: str
+    fingerprints: dict[str, str] = dataclasses.field(default_factory=dict)  # check -> its wrong outputs' digest
 
 
 def _timed(fn, *args, **kwargs):
@@ -229,7 +231,8 @@ def grade_tree(tree: Path, template: Path, config: AssignmentConfig, rubric: Rub
     notes += cause_notes(items)
     nothing_ran = not any(c.status == "ok" for c in run.cells)
     status = "timeout" if other.import_hung or (run.status == "timeout" and nothing_ran) else "graded"
-    return GradedTree(items, total, run.cells, run.figures, tuple(notes), isolation, timings, status)
+    return GradedTree(items, total, run.cells, run.figures, tuple(notes), isolation, timings, status,
+                      check_fingerprints(cases))
 
 
 def failed_report(config: AssignmentConfig, rubric: Rubric, name: str, status: str, message: str, *,
@@ -325,4 +328,4 @@ def build_report(config: AssignmentConfig, rubric: Rubric, name: str, graded: Gr
     return Report(config.name, name, graded.status, graded.score, rubric.total, graded.items, official,
                   isolation=graded.isolation, cells=graded.cells, figures=graded.figures,
                   notes=(*before, *graded.notes, *after), environment=environment(), timings=timings,
-                  submission_hash=submission_hash, bundle_hash=bundle_hash)
+                  submission_hash=submission_hash, bundle_hash=bundle_hash, fingerprints=graded.fingerprints)

@@ -7,6 +7,10 @@ data (`grader.sandbox.channel`: sizes, dtypes and shapes checked before anything
 allocated) and judged here with `checks.judge_case`. Student code is never imported
 here. A case that hangs, crashes or sends garbage costs that case; the driver starts a
 fresh student process for the rest.
+
+Cost cases (`costs.CostCase`) run differently: each length alone, in a sandboxed run of its
+own, the student's code and the model solution's, measured from outside by the run's cgroup
+(`costs.judge_cost` decides them from those measurements and the outputs).
 """
 from __future__ import annotations
 
@@ -22,7 +26,7 @@ import numpy as np
 
 from grader import sandbox
 from grader.config import AssignmentConfig, load_assignment
-from grader.grading import messages
+from grader.grading import costs, messages
 from grader.grading.checks import Case, CheckSpec, judge_case, load_checks
 from grader.results import CaseOutcome
 from grader.sandbox import channel
@@ -30,6 +34,7 @@ from grader.sandbox import channel
 log = logging.getLogger(__name__)
 
 DRIVER = sandbox.inside_script("driver.py")
+DRIVER_MODULES = ("wire.py",)  # what the driver loads from its own folder (copied beside it, where present)
 MAX_RESULT_BYTES = 32 * 1024 * 1024  # one case's answer
 MAX_CHANNEL_BYTES = 64 * 1024 * 1024  # everything the driver sends back: what the grader holds at most
 MAX_ERROR_CHARS = 300  # of a student exception's message, in a report
@@ -40,7 +45,7 @@ MAX_RESTARTS = 3
 class PlannedCase:
     id: str
     spec: CheckSpec
-    case: Case
+    case: Case | costs.CostCase
 
 
 @dataclass(frozen=True)
@@ -80,18 +85,24 @@ def _plan(tree: str, stamp: int) -> list[PlannedCase]:
 
 def _job(tree: Path, planned: list[PlannedCase], config: AssignmentConfig) -> bytes:
     """What the driver reads on stdin: the job (with the probes' source), then one message per case."""
+    return _job_bytes(tree, config, [(p.id, p.spec.probe, p.case.inputs) for p in planned],
+                      config.limits.case_timeout_s)
+
+
+def _job_bytes(tree: Path, config: AssignmentConfig, cases: list[tuple[str, str, dict]], case_timeout: float,
+               modules: tuple[str, ...] | None = None) -> bytes:
     limits = config.limits
-    header = {"modules": list(config.modules), "submission": "/submission", "cases": len(planned),
-              "probes": (tree / "hidden" / "probes.py").read_text(encoding="utf-8"),
-              "case_timeout": limits.case_timeout_s, "import_timeout": limits.case_timeout_s,
+    header = {"modules": list(config.modules if modules is None else modules), "submission": "/submission",
+              "cases": len(cases), "probes": (tree / "hidden" / "probes.py").read_text(encoding="utf-8"),
+              "case_timeout": case_timeout, "import_timeout": limits.case_timeout_s,
               "max_result_bytes": MAX_RESULT_BYTES, "max_restarts": MAX_RESTARTS}
     parts = [channel.encode(header)]
-    for p in planned:
-        arrays = {k: np.asarray(v) for k, v in p.case.inputs.items() if isinstance(v, np.ndarray)}
-        scalars = {k: v for k, v in p.case.inputs.items() if not isinstance(v, np.ndarray)}
+    for case_id, probe, inputs in cases:
+        arrays = {k: np.asarray(v) for k, v in inputs.items() if isinstance(v, np.ndarray)}
+        scalars = {k: v for k, v in inputs.items() if not isinstance(v, np.ndarray)}
         buf = io.BytesIO()
         np.savez(buf, **arrays)
-        parts.append(channel.encode({"id": p.id, "probe": p.spec.probe, "scalars": scalars}, buf.getvalue()))
+        parts.append(channel.encode({"id": case_id, "probe": probe, "scalars": scalars}, buf.getvalue()))
     return b"".join(parts)
 
 
@@ -113,6 +124,8 @@ def _why_stopped(result: sandbox.RunResult, limits, disk_mb: int = sandbox.RunLi
         return messages.disk_full(disk_mb)
     if result.memory_exceeded:
         return messages.over_memory(limits.memory_mb) + " and was stopped"
+    if result.cpu_exceeded:
+        return messages.over_cpu_time(limits.checks_timeout_s)
     if result.idle_timed_out:
         return messages.case_too_slow(limits.case_timeout_s)
     if result.timed_out:
@@ -151,38 +164,125 @@ def _stopped_text(entry: dict, result: sandbox.RunResult, limits) -> str:
 def run_checks(checks_tree: Path, submission: Path, *, unsandboxed: bool = False,
                config: AssignmentConfig | None = None, cancel=None) -> CheckRun:
     """Judge every case of the hidden checks in ``checks_tree`` (the solution tree of a bundle) against the code
-    in ``submission``."""
+    in ``submission``: the ordinary cases in one sandboxed run, then each cost case length by length."""
     config = config or load_assignment(checks_tree)
     limits = config.limits
     planned = plan(checks_tree)
     if not planned:
         return CheckRun((), (), (), 0.0)
+    ordinary = [p for p in planned if isinstance(p.case, Case)]
+    measured = [p for p in planned if isinstance(p.case, costs.CostCase)]
+    run_limits = sandbox.RunLimits(wall_s=limits.checks_timeout_s, idle_s=limits.case_timeout_s + 15,
+                                   memory_mb=limits.memory_mb, max_channel_bytes=MAX_CHANNEL_BYTES,
+                                   cpu_time_s=limits.checks_timeout_s)
+    result = _sandboxed(checks_tree, submission, _job(checks_tree, ordinary, config), run_limits,
+                        unsandboxed=unsandboxed, cancel=cancel)
+    checked = _judge(ordinary, result, limits, run_limits)
+    if not measured:
+        return checked
+    return _with_costs(checked, planned, measured, checks_tree, submission, config, unsandboxed, cancel)
+
+
+def _sandboxed(checks_tree: Path, code: Path, job: bytes, run_limits: sandbox.RunLimits, *, unsandboxed: bool,
+               cancel, model: bool = False) -> sandbox.RunResult:
+    """One run of the driver on ``job`` against the code in ``code`` (a copy of it; ``model``: the solution tree,
+    without its hidden material)."""
     with sandbox.scratch_dir("checks") as work:
         harness, scratch = work / "harness", work / "submission"
         harness.mkdir()
-        for script in (DRIVER, DRIVER.with_name("memwatch.py"), DRIVER.with_name("wire.py")):
+        for script in (DRIVER, *[DRIVER.with_name(n) for n in DRIVER_MODULES if DRIVER.with_name(n).is_file()]):
             shutil.copy(script, harness / script.name)
         for path in (harness, *harness.iterdir()):
             path.chmod(0o755 if path.is_dir() else 0o644)
-        shutil.copytree(submission, scratch, symlinks=False, ignore=shutil.ignore_patterns("__pycache__"))
-        run_limits = sandbox.RunLimits(wall_s=limits.checks_timeout_s, idle_s=limits.case_timeout_s + 15,
-                                       memory_mb=limits.memory_mb, max_channel_bytes=MAX_CHANNEL_BYTES)
-        result = sandbox.run([sandbox.sandbox_python(), "-I", "/harness/driver.py"],
-                             mounts=[sandbox.Mount(harness, "/harness"), sandbox.Mount(scratch, "/submission", True)],
-                             cwd="/submission", env={"LRKIT_GRADING": "1"}, limits=run_limits,
-                             unsandboxed=unsandboxed, stdin=_job(checks_tree, planned, config), channel=True,
-                             cancel=cancel)
-    return _judge(planned, result, limits, run_limits)
+        skip = ("__pycache__", "hidden", "answer_key.yaml") if model else ("__pycache__",)
+        shutil.copytree(code, scratch, symlinks=False, ignore=shutil.ignore_patterns(*skip))
+        return sandbox.run([sandbox.sandbox_python(), "-I", "/harness/driver.py"],
+                           mounts=[sandbox.Mount(harness, "/harness"), sandbox.Mount(scratch, "/submission", True)],
+                           cwd="/submission", env={"LRKIT_GRADING": "1"}, limits=run_limits,
+                           unsandboxed=unsandboxed, stdin=job, channel=True, cancel=cancel)
+
+
+def _with_costs(checked: CheckRun, planned: list[PlannedCase], measured: list[PlannedCase], checks_tree: Path,
+                submission: Path, config: AssignmentConfig, unsandboxed: bool, cancel) -> CheckRun:
+    """``checked`` (the ordinary cases) with the cost cases judged too, in plan order."""
+    by_id = dict(zip((p.id for p in planned if isinstance(p.case, Case)), checked.outcomes))
+    notes, spent = list(checked.notes), [0.0, 0.0, checked.peak_memory_mb]
+    import_failed = next((n for n in checked.notes if n.startswith("importing your module failed")), "")
+    stamp = _stamp(checks_tree)
+    for p in measured:
+        if import_failed or checked.import_hung:
+            by_id[p.id] = CaseOutcome(p.spec.name, p.case.label, False,
+                                      f"{p.spec.title} [{p.case.label}]: not checked, because {import_failed}.")
+            continue
+        runner = _alone_runner(p, checks_tree, submission, config, unsandboxed, cancel, notes, spent)
+        by_id[p.id] = costs.judge_cost(p.spec, p.case, runner, stamp)
+    return CheckRun(tuple(by_id[p.id] for p in planned), tuple(notes), checked.isolation,
+                    round(checked.seconds + spent[0], 3), checked.import_hung, spent[2],
+                    round(checked.cpu_s + spent[1], 3))
+
+
+def _stamp(checks_tree: Path) -> tuple[str, int]:
+    """What the model solution's measurements are kept under: the bundle's checks and their version."""
+    verdicts = (checks_tree / "hidden" / "verdicts.py").resolve()
+    return str(verdicts), verdicts.stat().st_mtime_ns if verdicts.is_file() else 0
+
+
+def _alone_runner(p: PlannedCase, checks_tree: Path, submission: Path, config: AssignmentConfig,
+                  unsandboxed: bool, cancel, notes: list[str], spent: list[float]) -> costs.Runner:
+    """`costs.Runner` for one cost case: each call is one sandboxed run of the probe alone (the student's code,
+    or the model solution's), measured by the run's own cgroup after it ended."""
+    limits = config.limits
+    run_limits = sandbox.RunLimits(wall_s=2 * limits.case_timeout_s + 30, memory_mb=limits.memory_mb,
+                                   max_channel_bytes=MAX_CHANNEL_BYTES, cpu_time_s=limits.case_timeout_s)
+
+    def run(whose: str, inputs) -> costs.RunAnswer:
+        model = whose == "model"
+        job = _job_bytes(checks_tree, config, [(p.id, p.spec.probe, dict(inputs))], 2 * limits.case_timeout_s)
+        result = _sandboxed(checks_tree, checks_tree if model else submission, job, run_limits,
+                            unsandboxed=unsandboxed, cancel=cancel, model=model)
+        if not model:
+            spent[0] += result.wall_s
+            spent[1] += result.cpu_s
+            spent[2] = max(spent[2], result.peak_memory_mb)
+        got, why = _alone_answer(p, result, limits, run_limits, [] if model else notes)
+        return costs.RunAnswer(got, why, result.peak_memory_bytes, result.cpu_s)
+    return run
+
+
+def _alone_answer(p: PlannedCase, result: sandbox.RunResult, limits, run_limits,
+                  notes: list[str]) -> tuple[dict | None, str]:
+    """The one case's answer in a run of it alone, or (None, why there is none)."""
+    if result.cpu_exceeded:
+        return None, messages.over_cpu_time(run_limits.cpu_time_s)
+    decoded, problem = channel.decode(result.channel)
+    first = decoded[0].header if decoded else {}
+    if first.get("event") != "import":
+        return None, f"importing your module failed: {_why_stopped(result, limits)}"
+    if first.get("ok") is not True:
+        return None, _import_failure(first, result, limits)
+    for message in decoded:
+        entry = message.header
+        _tamper_notes(entry.get("tampered"), notes)
+        if entry.get("event") != "case" or entry.get("case") != p.id:
+            continue
+        if _tampered(entry):
+            return None, f"not trusted: {_tampered(entry)} (flagged for review)"
+        if "error" in entry:
+            return None, _error_text(entry["error"])
+        if "stopped" in entry:
+            return None, _stopped_text(entry, result, limits)
+        return _read_result(message)
+    return None, f"the driver's messages could not be read ({problem})" if problem else _why_stopped(result, limits)
 
 
 def _judge(planned: list[PlannedCase], result: sandbox.RunResult, limits, run_limits) -> CheckRun:
     """Every case's verdict from what the driver sent (hostile data) and how the run ended."""
-    messages, problem = channel.decode(result.channel)
+    decoded, problem = channel.decode(result.channel)  # not `messages`: that is the module of sentences
     verdict: dict[str, CaseOutcome] = {}
     notes: list[str] = []
     by_id = {p.id: p for p in planned}
     import_hung, stop_reason = False, ""
-    first = messages[0].header if messages else {}
+    first = decoded[0].header if decoded else {}
     if first.get("event") != "import":
         stop_reason = f"importing your module failed: {_why_stopped(result, limits)}"
         import_hung = result.timed_out or result.idle_timed_out
@@ -191,7 +291,7 @@ def _judge(planned: list[PlannedCase], result: sandbox.RunResult, limits, run_li
         stop_reason = _import_failure(first, result, limits)
         import_hung = first.get("stopped") == "timeout"
         notes.append(stop_reason)
-    for message in messages:
+    for message in decoded:
         entry = message.header
         _tamper_notes(entry.get("tampered"), notes)
         if entry.get("event") == "stopped" and not stop_reason:
@@ -211,9 +311,6 @@ def _judge(planned: list[PlannedCase], result: sandbox.RunResult, limits, run_li
             verdict[p.id] = judge_case(p.spec, p.case, None, _stopped_text(entry, result, limits))
         else:
             got, why = _read_result(message)
-            if got is not None and p.case.inputs.get("watch_memory") is True:  # measured by the driver's parent,
-                peak = entry.get("peak_private_bytes")  # outside the student's processes; never the answer's own
-                got["watched_peak_bytes"] = peak if type(peak) is int and peak >= -1 else -1
             verdict[p.id] = judge_case(p.spec, p.case, got, why)
         if entry.get("disk_full") is True and not verdict[p.id].passed:
             note = messages.disk_full(run_limits.max_disk_mb, run_limits.tmp_mb)

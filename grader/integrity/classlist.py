@@ -64,7 +64,12 @@ def read_report(path: Path) -> Report:
     data = json.loads(path.read_bytes().decode("utf-8"))
     if not isinstance(data, dict):
         raise ValueError("not a JSON object")
-    return Report.from_dict(data)
+    report = Report.from_dict(data)
+    prints = report.fingerprints
+    if not isinstance(prints, dict) or not all(isinstance(k, str) and isinstance(v, str) and len(v) <= 64
+                                               for k, v in prints.items()):
+        raise ValueError("its fingerprints are not check -> digest")
+    return report
 
 
 def sections_of(out_dir: Path, by_name: dict[str, str]) -> dict[str, str]:

@@ -18,6 +18,7 @@ from grader.bundle import open_bundle
 from grader.errors import UsageError
 from grader.integrity import pages
 from grader.integrity.classlist import read_class
+from grader.integrity.shared_outputs import COPYING, shared_outputs
 from grader.integrity.similarity import CODE, compare_class, normalised_answer
 from grader.integrity.sources import read_submission, read_template, without_template
 from grader.sandbox import scratch_dir
@@ -51,7 +52,7 @@ def run_similarity(out_dir: Path, to: Path | None = None, *, submissions: Path |
         subs = [without_template(read_submission(m.path, m.folder, config, tmp / f"s{n}"), template)
                 for n, m in enumerate(klass.members)]
     sim = compare_class(subs, template, prose, policy)
-    groups: tuple = ()  # shared wrong outputs: once reports carry fingerprints
+    groups = shared_outputs(klass.members, sim.code, policy)
     notes = [*klass.notes, *(f"{s.name}: {n}" for s in subs for n in s.notes)]
     files = pages.render(sim, groups, _texts(subs, template), assignment=config.name,
                          settings=dataclasses.asdict(policy), notes=notes)
@@ -59,6 +60,7 @@ def run_similarity(out_dir: Path, to: Path | None = None, *, submissions: Path |
     flagged = sum(p.flagged for p in sim.code)
     lines = [f"compared {len(sim.compared)} of {len(klass.members)} submissions ({sim.pairs_compared} pairs, "
              f"{sim.seconds:.1f} s): {flagged} code pair(s) from {policy.flag}, {len(sim.clusters)} cluster(s) of "
-             f"3+, {sum(p.flagged for p in sim.answers)} answer pair(s) from {policy.answers_flag}",
+             f"3+, {sum(p.flagged for p in sim.answers)} answer pair(s) from {policy.answers_flag}, "
+             f"{len(groups)} shared wrong output(s) ({sum(g.reading == COPYING for g in groups)} read as copying)",
              f"wrote {written['similarity.html']} and {written['similarity.json']} (staff only)"]
     return written, lines

@@ -14,6 +14,7 @@ from typing import Any, Sequence
 
 import jinja2
 
+from grader.integrity.shared_outputs import SharedOutput
 from grader.integrity.similarity import CODE, Pair, Similarity
 from grader.report.render import write_atomic
 from grader.report.safe import clean, shown
@@ -84,7 +85,7 @@ def _shown_pair(pair: Pair, page: str | None) -> dict[str, Any]:
     return {**pair_json(pair, page), "a": shown(pair.a), "b": shown(pair.b), "what": shown(pair.what)}
 
 
-def render(sim: Similarity, groups: Sequence[Any], texts: dict[tuple[str, str], str], *,
+def render(sim: Similarity, groups: Sequence[SharedOutput], texts: dict[tuple[str, str], str], *,
            assignment: str, settings: dict[str, Any], notes: Sequence[str]) -> dict[str, str]:
     """Every file of the report, by path relative to the report folder. ``texts``: (submission, what) -> the text
     compared (code as handed in, an answer normalised)."""

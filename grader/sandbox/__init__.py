@@ -39,7 +39,7 @@ from grader.sandbox.records import (
     SandboxError,
 )
 from grader.sandbox.scratch import scratch_dir, sweep_stale
-from grader.sandbox.supervise import Pipes, preexec, rlimits_setter, supervise
+from grader.sandbox.supervise import Pipes, preexec, supervise
 
 CHANNEL_ENV = "LRKIT_CHANNEL_FD"
 
@@ -92,7 +92,7 @@ def _run(argv: list[str], *, mounts: list[Mount], cwd: str, env: dict[str, str],
             seccomp_fd, w = pipes.pipe()
             os.write(w, seccomp.filter_bytes())  # far below a pipe's buffer
             pipes.close(w)
-        group = Cgroup.create(memory_mb=limits.memory_mb, max_procs=limits.max_procs) if cgroup_kind() else None
+        group = _group(limits)
         full = bwrap_argv(mounts, cwd, plan.environment({**env, **extra_env}), limits.tmp_mb,
                           disk_mb=limits.max_disk_mb, seeds=seeds, seccomp_fd=seccomp_fd) + list(argv)
         child_fds = tuple(fd for fd in (*seeds.values(), seccomp_fd, chan_w) if fd is not None)
@@ -138,12 +138,24 @@ def _run_unsandboxed(argv: list[str], *, mounts: list[Mount], cwd: str, env: dic
             raise SandboxError(f"cwd {cwd} is not a mounted directory")
         nproc = os.geteuid() != 0
         chan_r, chan_w = channel
-        result = supervise(host_argv, env=host_env, host_cwd=host_cwd, limits=limits,
-                            preexec=rlimits_setter(limits, nproc), group=None,
-                            watch=[Path(m.host) for m in mounts if m.writable] + [Path(tmp)],
-                            pipes=pipes, pass_fds=(chan_w,) if chan_w is not None else (), stdin=stdin,
-                            channel_fd=chan_r, cancel=cancel)
+        group = _group(limits)  # (as root: the run's CPU share and the kernel's measure of it, as sandboxed)
+        try:
+            result = supervise(host_argv, env=host_env, host_cwd=host_cwd, limits=limits,
+                                preexec=preexec(limits, nproc, group.procs_files() if group else []), group=group,
+                                watch=[Path(m.host) for m in mounts if m.writable] + [Path(tmp)],
+                                pipes=pipes, pass_fds=(chan_w,) if chan_w is not None else (), stdin=stdin,
+                                channel_fd=chan_r, cancel=cancel)
+        finally:
+            if group is not None:
+                group.remove()
     return dataclasses.replace(result, isolation=("rlimit", "unsandboxed"))
+
+
+def _group(limits: RunLimits) -> Cgroup | None:
+    """The run's own cgroup (memory, processes, its CPU share), where this machine has them."""
+    if not cgroup_kind():
+        return None
+    return Cgroup.create(memory_mb=limits.memory_mb, max_procs=limits.max_procs, cpus=limits.cpus)
 
 
 def inside_script(name: str) -> Path:

@@ -12,6 +12,7 @@ from pathlib import Path
 log = logging.getLogger(__name__)
 
 _CGROUP_ROOT = Path("/sys/fs/cgroup")
+CPU_PERIOD_US = 100_000
 
 
 def _own_cgroup(controller: str) -> str:
@@ -31,7 +32,10 @@ class Cgroup:
         self.dirs = dirs
 
     @classmethod
-    def create(cls, *, memory_mb: int, max_procs: int) -> Cgroup:
+    def create(cls, *, memory_mb: int, max_procs: int, cpus: float = 1.0) -> Cgroup:
+        """A fresh group: memory (swap included) and process limits, and a CPU share of ``cpus`` CPUs at most
+        (a quota per period) with the default weight, so that no run takes more than its share of the machine
+        however many processes it starts, and its CPU time is accounted (dead processes included)."""
         name = f"lrkit-{os.getpid()}-{secrets.token_hex(4)}"
         memory = memory_mb * 1024 * 1024
         if (_CGROUP_ROOT / "cgroup.controllers").exists():  # pure v2
@@ -43,6 +47,8 @@ class Cgroup:
                 if (path / "memory.swap.max").exists():
                     (path / "memory.swap.max").write_text("0")
                 (path / "pids.max").write_text(str(max_procs))
+                if (path / "cpu.max").exists():  # (only where the cpu controller is delegated here)
+                    (path / "cpu.max").write_text(f"{int(cpus * CPU_PERIOD_US)} {CPU_PERIOD_US}")
             except OSError:
                 group.remove()
                 raise
@@ -54,7 +60,7 @@ class Cgroup:
                 path.mkdir()
                 group.dirs.append(path)
             mem, pids = group.dirs
-            group._add_cpuacct(name)
+            group._add_cpu(name, cpus)
             (mem / "memory.limit_in_bytes").write_text(str(memory))
             if (mem / "memory.memsw.limit_in_bytes").exists():
                 (mem / "memory.memsw.limit_in_bytes").write_text(str(memory))
@@ -64,14 +70,29 @@ class Cgroup:
             raise
         return group
 
-    def _add_cpuacct(self, name: str) -> None:
-        """v1: a cpuacct group too, for CPU accounting only (optional: skipped when not there)."""
-        try:
-            path = _CGROUP_ROOT / "cpuacct" / _own_cgroup("cpuacct") / name
-            path.mkdir()
-        except OSError:
-            return
-        self.dirs.append(path)
+    def _add_cpu(self, name: str, cpus: float) -> None:
+        """v1: the cpu group (quota and weight) and the cpuacct group (CPU time), each where it is mounted; one
+        directory when the two share a hierarchy ("cpu,cpuacct"). Optional: skipped where not there."""
+        for controller in ("cpu", "cpuacct"):
+            try:
+                path = _CGROUP_ROOT / controller / _own_cgroup(controller) / name
+                if any(d.resolve() == path.resolve() for d in self.dirs if d.exists()):
+                    continue
+                path.mkdir()
+            except OSError:
+                continue
+            self.dirs.append(path)
+            try:
+                if (path / "cpu.cfs_quota_us").exists():
+                    (path / "cpu.cfs_period_us").write_text(str(CPU_PERIOD_US))
+                    (path / "cpu.cfs_quota_us").write_text(str(int(cpus * CPU_PERIOD_US)))
+                    (path / "cpu.shares").write_text("1024")
+            except OSError as exc:
+                log.info("no CPU share for %s: %s", path, exc)
+
+    def _file(self, name: str) -> Path | None:
+        """The group's control file ``name``, in whichever of its directories has it."""
+        return next((d / name for d in self.dirs if (d / name).exists()), None)
 
     def cpu_s(self) -> float:
         """CPU time (user+sys) used by every process that ran in the group, dead ones included."""
@@ -79,8 +100,8 @@ class Cgroup:
             if self.kind == "cgroup-v2":
                 stat = dict(line.split() for line in (self.dirs[0] / "cpu.stat").read_text().splitlines())
                 return round(int(stat["usage_usec"]) / 1e6, 3)
-            acct = next((d for d in self.dirs if d.is_relative_to(_CGROUP_ROOT / "cpuacct")), None)
-            return round(int((acct / "cpuacct.usage").read_text()) / 1e9, 3) if acct else 0.0
+            usage = self._file("cpuacct.usage")
+            return round(int(usage.read_text()) / 1e9, 3) if usage else 0.0
         except (OSError, ValueError, KeyError):
             return 0.0
 
@@ -100,12 +121,17 @@ class Cgroup:
         except (OSError, ValueError):
             return False
 
-    def peak_memory_mb(self) -> float:
+    def peak_bytes(self) -> int:
+        """The most memory the kernel charged to the group at once: anonymous pages, page cache, shmem, memfd
+        and tmpfs pages, page tables; whichever of its processes touched them, dead ones included."""
         name = "memory.peak" if self.kind == "cgroup-v2" else "memory.max_usage_in_bytes"
         try:
-            return round(int((self.dirs[0] / name).read_text()) / 2**20, 1)
+            return int((self.dirs[0] / name).read_text())
         except (OSError, ValueError):
-            return 0.0
+            return 0
+
+    def peak_memory_mb(self) -> float:
+        return round(self.peak_bytes() / 2**20, 1)
 
     def kill_all(self, timeout_s: float = 10.0) -> None:
         """SIGKILL every process in the group until it is empty (new forks included)."""
@@ -148,7 +174,7 @@ class Cgroup:
 def _sweep_stale() -> None:
     """Remove the per-run cgroups of graders that are gone (killed before their `remove`)."""
     parents = [_CGROUP_ROOT / _own_cgroup("")] if (_CGROUP_ROOT / "cgroup.controllers").exists() else \
-        [_CGROUP_ROOT / c / _own_cgroup(c) for c in ("memory", "pids", "cpuacct") if (_CGROUP_ROOT / c).is_dir()]
+        [_CGROUP_ROOT / c / _own_cgroup(c) for c in ("memory", "pids", "cpu", "cpuacct") if (_CGROUP_ROOT / c).is_dir()]
     for parent in parents:
         for path in parent.glob("lrkit-*-*"):
             try:

@@ -26,7 +26,9 @@ class RunLimits:
     max_disk_mb: int = 512  # sandboxed: the size of each writable mount's tmpfs; unsandboxed: a polled quota
     tmp_mb: int = 256  # size of the tmpfs /tmp
     max_channel_bytes: int = 64 * 1024 * 1024  # what the command may send back on its channel, at most
-    cpu_s: int | None = None  # RLIMIT_CPU
+    cpu_s: int | None = None  # RLIMIT_CPU (each process)
+    cpus: float = 1.0  # the run's CPU share: at most this many CPUs (cgroup cpu.max / cfs quota), equal weight
+    cpu_time_s: float | None = None  # the whole run's CPU time (every process, cgroup-measured): killed past it
 
 
 @dataclass(frozen=True)
@@ -60,4 +62,6 @@ class RunResult:
     channel: bytes = b""  # what the command wrote to its channel (fd $LRKIT_CHANNEL_FD), capped
     channel_overflow: bool = False  # killed: it tried to send more than max_channel_bytes
     cancelled: bool = False  # killed because the caller's `cancel` event was set
-    cpu_s: float = 0.0  # CPU time (user+sys) of the whole process tree, from the cgroup (0 when none)
+    cpu_s: float = 0.0  # CPU time (user+sys) of the whole run: the cgroup's, else wait4's (reaped processes)
+    cpu_exceeded: bool = False  # killed: the run used more than limits.cpu_time_s of CPU time
+    peak_memory_bytes: int = 0  # the kernel's charge at its peak (cgroup; unsandboxed: the largest process's RSS)

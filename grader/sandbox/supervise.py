@@ -4,6 +4,7 @@ from __future__ import annotations
 import logging
 import os
 import resource
+import select
 import selectors
 import signal
 import subprocess
@@ -171,9 +172,60 @@ class _Stop:
     disk: bool = False
     overflow: bool = False
     cancelled: bool = False
+    cpu: bool = False  # past limits.cpu_time_s
 
     def killed(self) -> bool:
-        return self.timed_out or self.idle or self.disk or self.overflow or self.cancelled
+        return self.timed_out or self.idle or self.disk or self.overflow or self.cancelled or self.cpu
+
+
+class _Reaper:
+    """How a started command ended, read from outside it: a warm run's monitor says (its cgroup measures it);
+    a Popen is reaped with wait4, whose resource use covers the process and every child it waited for (CPU
+    time, the largest resident set): the measure of a run that has no cgroup."""
+
+    def __init__(self, proc) -> None:
+        self.proc, self.usage = proc, None
+        self.popen = isinstance(proc, subprocess.Popen)
+        try:
+            self.pidfd = os.pidfd_open(proc.pid) if self.popen else None
+        except OSError:  # (no pidfd: polled instead)
+            self.pidfd = None
+
+    def poll(self) -> int | None:
+        if not self.popen or self.proc.returncode is not None:
+            return self.proc.poll()
+        try:
+            pid, status, usage = os.wait4(self.proc.pid, os.WNOHANG)
+        except ChildProcessError:
+            return self.proc.poll()
+        if pid:
+            self.proc.returncode, self.usage = os.waitstatus_to_exitcode(status), usage
+        return self.proc.returncode
+
+    def wait(self, timeout: float) -> int | None:
+        """The exit code once it ended, or None after ``timeout`` (returns as soon as it ends)."""
+        if not self.popen:
+            try:
+                return self.proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                return None
+        if self.poll() is None:
+            if self.pidfd is not None:
+                select.select([self.pidfd], [], [], timeout)
+            else:
+                time.sleep(min(timeout, 0.01))
+        return self.poll()
+
+    def close(self) -> None:
+        if self.pidfd is not None:
+            os.close(self.pidfd)
+            self.pidfd = None
+
+    def cpu_s(self) -> float:
+        return round(self.usage.ru_utime + self.usage.ru_stime, 3) if self.usage else 0.0
+
+    def peak_bytes(self) -> int:
+        return self.usage.ru_maxrss * 1024 if self.usage else 0
 
 
 def supervise(argv: list[str], *, env: dict[str, str], host_cwd: str | None, limits: RunLimits,
@@ -201,21 +253,24 @@ def supervise(argv: list[str], *, env: dict[str, str], host_cwd: str | None, lim
     channel = _OutputReader(channel_fd, limits.max_channel_bytes) if channel_fd is not None else None
     if channel is not None:
         channel.start()
+    reaper = _Reaper(proc)
     try:
-        stop = _watch(proc, limits, start, channel, watch, cancel)
+        stop = _watch(reaper, limits, start, channel, watch, cancel, group)
     finally:
-        _kill_tree(proc, group)
+        _kill_tree(reaper, group)
         for r, fd in ((reader, read_fd), (channel, channel_fd)):
             if r is not None:
                 _stop_reader(r, fd, pipes)
     stop.overflow = stop.overflow or bool(channel and channel.truncated)
+    peak = group.peak_bytes() if group else reaper.peak_bytes()
     return RunResult(returncode=None if stop.killed() else proc.returncode, timed_out=stop.timed_out,
                      idle_timed_out=stop.idle, memory_exceeded=group.memory_exceeded() if group else False,
                      output=reader.text(), output_truncated=reader.truncated,
                      wall_s=round(time.monotonic() - start, 3), isolation=(), disk_exceeded=stop.disk,
-                     peak_memory_mb=group.peak_memory_mb() if group else 0.0,
+                     peak_memory_mb=round(peak / 2**20, 1), peak_memory_bytes=peak,
                      channel=channel.data() if channel else b"", channel_overflow=stop.overflow,
-                     cancelled=stop.cancelled, cpu_s=group.cpu_s() if group else 0.0)
+                     cancelled=stop.cancelled, cpu_s=group.cpu_s() if group else reaper.cpu_s(),
+                     cpu_exceeded=stop.cpu)
 
 
 def _start(argv: list[str], *, env: dict[str, str], host_cwd: str | None, preexec, pipes: Pipes,
@@ -239,10 +294,11 @@ def _start(argv: list[str], *, env: dict[str, str], host_cwd: str | None, preexe
     return proc
 
 
-def _watch(proc, limits: RunLimits, start: float, channel: _OutputReader | None, watch: list[Path] | None,
-           cancel: threading.Event | None) -> _Stop:
-    """Wait for ``proc`` to end, or stop at the first limit it passes: wall clock, cancel, channel size,
-    disk (the ``watch`` folders, unsandboxed), or no channel growth for ``limits.idle_s``."""
+def _watch(proc: _Reaper, limits: RunLimits, start: float, channel: _OutputReader | None,
+           watch: list[Path] | None, cancel: threading.Event | None, group: Cgroup | None = None) -> _Stop:
+    """Wait for ``proc`` to end, or stop at the first limit it passes: wall clock, CPU time (the group's,
+    every process of the run), cancel, channel size, disk (the ``watch`` folders, unsandboxed), or no channel
+    growth for ``limits.idle_s``."""
     stop = _Stop()
     last_size, last_growth = _progress(channel), start
     disk_limit = limits.max_disk_mb * 1024 * 1024
@@ -250,7 +306,9 @@ def _watch(proc, limits: RunLimits, start: float, channel: _OutputReader | None,
     while proc.poll() is None:
         now = time.monotonic()
         stop.timed_out = now - start > limits.wall_s
-        stop.cancelled = not stop.timed_out and cancel is not None and cancel.is_set()
+        stop.cpu = not stop.timed_out and limits.cpu_time_s is not None and group is not None \
+            and group.cpu_s() > limits.cpu_time_s
+        stop.cancelled = not stop.killed() and cancel is not None and cancel.is_set()
         stop.overflow = not stop.killed() and channel is not None and channel.truncated
         if stop.killed():  # (one reason each, in this order)
             break
@@ -269,10 +327,7 @@ def _watch(proc, limits: RunLimits, start: float, channel: _OutputReader | None,
             elif now - last_growth > limits.idle_s:
                 stop.idle = True
                 break
-        try:  # (returns as soon as the process ends: no poll interval added to every run)
-            proc.wait(timeout=_POLL_S)
-        except subprocess.TimeoutExpired:
-            pass
+        proc.wait(_POLL_S)  # (returns as soon as the process ends: no poll interval added to every run)
     return stop
 
 
@@ -290,14 +345,16 @@ def _progress(channel: _OutputReader | None) -> int:
     return channel.received if channel is not None else 0
 
 
-def _kill_tree(proc: subprocess.Popen, group: Cgroup | None) -> None:
+def _kill_tree(proc: _Reaper, group: Cgroup | None) -> None:
     try:
-        os.killpg(proc.pid, signal.SIGKILL)
+        os.killpg(proc.proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
     if group is not None:
         group.kill_all()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        log.error("process %d did not exit after SIGKILL", proc.pid)
+    deadline = time.monotonic() + 10
+    while proc.wait(max(0.0, deadline - time.monotonic())) is None:
+        if time.monotonic() >= deadline:
+            log.error("process %d did not exit after SIGKILL", proc.proc.pid)
+            break
+    proc.close()

@@ -38,7 +38,8 @@ CORRECT = "correct_solution"
 UNSANDBOXED = not sandbox.sandbox_available()
 CASES = sorted(p.name for p in CORPUS.iterdir() if (p / "expect.yaml").is_file()) if CORPUS.is_dir() else []
 KNOWN_KEYS = {"description", "base", "submission", "status", "score", "max_score", "below_max", "message_contains",
-              "message_excludes", "forbidden_host_paths", "no_process_matching", "entries", "rows", "max_message_chars"}
+              "message_excludes", "forbidden_host_paths", "no_process_matching", "entries", "rows", "max_message_chars",
+              "lost", "control"}
 MEMORY_CAP_MB = 512  # how much the grader's own RSS may grow while it grades this whole corpus (README: "Limits")
 
 pytestmark = [
@@ -343,6 +344,14 @@ def _check_row(graded, case: str, expect: dict, report) -> None:
         assert report.score <= float(expect["max_score"]), context
     if expect.get("below_max"):
         assert report.score < graded.max_auto, context
+    automatic = {i.id: i for i in report.items if i.kind != "manual"}
+    if "lost" in expect:  # exactly these automatic items short of full marks, every other one full
+        assert sorted(i for i, item in automatic.items() if item.points < item.max_points) == \
+            sorted(expect["lost"]), context
+    if "control" in expect:  # the same points, item by item, as the honest control with the same forms
+        control = {i.id: i.points for i in graded.reports[expect["control"]].items if i.kind != "manual"}
+        moved = {i: (item.points, control[i]) for i, item in automatic.items() if item.points != control[i]}
+        assert not moved, f"{context}\nitems (points, control's points) that differ: {moved}"
     for word in expect.get("message_contains", []):
         assert word.lower() in text.lower(), f"{word!r} not in the report of {context}"
     for word in expect.get("message_excludes", []):

@@ -76,7 +76,7 @@ def test_parse_quantity_unreadable_shows_accepted_forms(text):
     """Does an unreadable quantity (a bare number included) say which forms are accepted?"""
     with pytest.raises(QuantityError, match="GiB") as err:
         parse_quantity(text)
-    assert "GiB" in str(err.value) and "16.4 GB" in str(err.value)
+    assert "GiB" in str(err.value) and "2.5 GB" in str(err.value)
 
 
 def test_bare_number_asks_for_a_unit():

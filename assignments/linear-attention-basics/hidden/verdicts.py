@@ -98,7 +98,7 @@ def positive_qkv(seed, lead, L, m, d_v):
 
 
 def _liveness_inputs(seed, lead, L=6, m=4, d_v=4):
-    """A base input and three copies: an earlier value, the last query, an earlier key moved."""
+    """A base input, three copies (an earlier value, the last query, an earlier key moved), the base again."""
     Q, K, V = positive_qkv(seed, lead, L, m, d_v)
     rng = np.random.default_rng(seed + 1)
     moved = []
@@ -106,17 +106,20 @@ def _liveness_inputs(seed, lead, L=6, m=4, d_v=4):
         arrays = {"Q": Q.copy(), "K": K.copy(), "V": V.copy()}
         arrays[which][..., pos, :] += rng.uniform(0.5, 1.5, arrays[which][..., pos, :].shape)
         moved.append((arrays["Q"], arrays["K"], arrays["V"]))
-    return [(Q, K, V)] + moved
+    return [(Q, K, V)] + moved + [(Q.copy(), K.copy(), V.copy())]  # the base again: the same input, the same output
 
 
 def _liveness_judge(name, shape):
     what = ["an earlier token's value", "its own query", "an earlier token's key"]
 
     def judge(got):
-        ys = [_arr(got, f"y{i}") for i in range(4)]
+        ys = [_arr(got, f"y{i}") for i in range(5)]
         problem = _shape_problem(ys[0], shape)
         if problem:
             return problem
+        if not close(ys[4], ys[0]):
+            return (f"{name} does not do its job at all: the same input twice gives two different outputs "
+                    "(random numbers, or state kept between calls)")
         for i, why in enumerate(what, 1):
             if not moved(ys[i][..., -1, :], ys[0][..., -1, :], rtol=1e-4):
                 return (f"{name} does not do its job at all: its last output does not change when {why} "
@@ -131,11 +134,12 @@ def _works(kind, form, seed0):
         if kind == "linear":
             inputs = runs(*qkvs, form=form)
         elif kind == "retention":
-            inputs = runs(*qkvs, form=form, **{f"gamma{i}": 0.8 for i in range(4)},
-                          **{f"chunk{i}": 2 for i in range(4)})
+            inputs = runs(*qkvs, form=form, **{f"gamma{i}": 0.8 for i in range(len(qkvs))},
+                          **{f"chunk{i}": 2 for i in range(len(qkvs))})
         else:
-            inputs = runs(*qkvs, mode=form, **({f"gamma{i}": 0.8 for i in range(4)} if form == "retention" else {}),
-                          **({f"gate{i}": np.linspace(0.5, 0.9, 6) for i in range(4)} if form == "gated" else {}))
+            n = range(len(qkvs))
+            inputs = runs(*qkvs, mode=form, **({f"gamma{i}": 0.8 for i in n} if form == "retention" else {}),
+                          **({f"gate{i}": np.linspace(0.5, 0.9, 6) for i in n} if form == "gated" else {}))
         name = f"unified_recurrence(mode={form!r})" if kind == "unified" else name_of(kind, form)
         yield Case(label=f"{name}, leading dims {lead}", inputs=inputs,
                    judge=_liveness_judge(name, (*lead, 6, 4)),

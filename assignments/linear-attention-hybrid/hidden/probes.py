@@ -4,8 +4,6 @@ live here. Probes that run several times take numbered inputs (x0, x1, ...; weig
 suffix override the shared ones) and return numbered outputs."""
 import numpy as np
 import torch
-from torch.overrides import TorchFunctionMode
-from torch.utils._pytree import tree_flatten
 
 WEIGHTS = ("Wq", "bq", "Wk", "bk", "Wv", "bv", "Wo", "bo", "gamma_logit")
 
@@ -39,10 +37,21 @@ def _steps(layer, x, state=None):
     return torch.stack(ys, dim=1), state
 
 
+def _x(kw, i):
+    """x{i} as a model hands it over: 'strided' is the non-contiguous (B, T, D) view of a (T, B, D)
+    buffer transposed (a sequence-first pipeline), 'broadcast' expands the first batch row."""
+    x, layout = _t(kw[f"x{i}"]), kw.get("layout", "plain")
+    if layout == "strided":
+        return x.transpose(0, 1).contiguous().transpose(0, 1)
+    if layout == "broadcast":
+        return x[:1].expand_as(x)
+    return x
+
+
 def forward_runs(n, **kw):
     """forward on n inputs x{i}, each with the shared weights or its own."""
     with torch.no_grad():
-        return {f"y{i}": _layer_for(kw, i)(_t(kw[f"x{i}"])) for i in range(n)}
+        return {f"y{i}": _layer_for(kw, i)(_x(kw, i)) for i in range(n)}
 
 
 def step_runs(n, **kw):
@@ -52,10 +61,22 @@ def step_runs(n, **kw):
     with torch.no_grad():
         for i in range(n):
             state = (_t(kw[f"S{i}"]), _t(kw[f"z{i}"])) if f"S{i}" in kw else None
-            y, state = _steps(_layer_for(kw, i), _t(kw[f"x{i}"]), state)
+            y, state = _steps(_layer_for(kw, i), _x(kw, i), state)
             out[f"y{i}"] = y
             out[f"S{i}"], out[f"z{i}"] = state
     return out
+
+
+def step_reuse(x_first, x_next, S, z, **weights):
+    """One state handed to step twice, as beam search or a branching decoder does: step(x_first, state),
+    then step(x_next, state) with the SAME state objects; beside step(x_next) from fresh copies."""
+    layer = _layer(**weights)
+    with torch.no_grad():
+        fresh, _ = layer.step(_t(x_next), (_t(S), _t(z)))
+        state = (_t(S), _t(z))
+        layer.step(_t(x_first), state)
+        reused, _ = layer.step(_t(x_next), state)
+    return {"fresh": fresh, "reused": reused}
 
 
 def la_grad(x, seed_weights, **weights):
@@ -68,56 +89,18 @@ def la_grad(x, seed_weights, **weights):
 
 
 # ----------------------------------------------------------------------------- what a step costs
+# Nothing is measured here: the grader runs this alone, in a sandbox of its own, and reads the run's memory
+# peak and CPU time from outside it. The probe only steps the layer and returns what it computed.
 
-class _Meter(TorchFunctionMode):
-    """Counts tensor operations and the largest tensor any of them returns."""
-
-    def __init__(self):
-        super().__init__()
-        self.ops, self.largest = 0, 0
-
-    def __torch_function__(self, func, types, args=(), kwargs=None):
-        out = func(*args, **(kwargs or {}))
-        self.ops += 1
-        for t in tree_flatten(out)[0]:
-            if isinstance(t, torch.Tensor):
-                self.largest = max(self.largest, t.untyped_storage().nbytes())
-        return out
-
-
-def _held_bytes(module):
-    """Bytes of tensors a module keeps in plain attributes (parameters and buffers not counted)."""
-    total, seen = 0, set()
-    stack = [v for k, v in vars(module).items() if not k.startswith("_")]
-    while stack:
-        v = stack.pop()
-        if id(v) in seen:
-            continue
-        seen.add(id(v))
-        if isinstance(v, torch.Tensor):
-            total += v.numel() * v.element_size()
-        elif isinstance(v, (list, tuple)):
-            stack.extend(v)
-        elif isinstance(v, dict):
-            stack.extend(v.values())
-    return total
-
-
-def step_cost(x, early, late, watch_memory=False, **weights):
-    """step after `early` and after `late` tokens: operations, largest tensor, bytes kept on the layer.
-    (``watch_memory``: the driver also measures the whole run's memory from outside this process.)"""
+def step_cost(T, B, seed, **weights):
+    """step over T tokens of B float64 sequences made here from ``seed`` (numpy's default_rng, as the
+    reference makes them): every output and the last state."""
     layer = _layer(**weights)
-    xt = _t(x)
-    state, out = None, {}
+    D = weights["Wq"].shape[0]
+    x = torch.from_numpy(np.random.default_rng(seed).standard_normal((B, T, D)))
+    y, state = torch.empty(B, T, D, dtype=torch.float64), None
     with torch.no_grad():
-        for t in range(late + 1):
-            if t in (early, late):
-                meter = _Meter()
-                with meter:
-                    _, state = layer.step(xt[:, t], state)
-                tag = "early" if t == early else "late"
-                out[f"ops_{tag}"], out[f"largest_{tag}"] = meter.ops, meter.largest
-                out[f"held_{tag}"] = _held_bytes(layer)
-            else:
-                _, state = layer.step(xt[:, t], state)
-    return out
+        for t in range(T):
+            y_t, state = layer.step(x[:, t], state)
+            y[:, t] = y_t
+    return {"y": y, "S": state[0], "z": state[1]}

@@ -15,7 +15,7 @@ Three kinds of check, so that one bug costs its own items and nothing else:
 """
 import numpy as np
 
-from grader.checks import Case, check, moved
+from grader.checks import Case, check, close, moved
 
 from . import reference as ref
 
@@ -85,7 +85,10 @@ def _liveness_judge(form):
             "the query weights change", "the key weights change"]
 
     def judge(got):
-        ys = [_arr(got, f"y{i}")[:, -1] for i in range(4)]
+        ys = [_arr(got, f"y{i}")[:, -1] for i in range(5)]
+        if not close(ys[4], ys[0]):
+            return (f"{form} does not do its job at all: the same input twice gives two different outputs "
+                    "(random numbers, or state kept between calls)")
         for i, why in enumerate(what, 1):
             if not moved(ys[i], ys[0], rtol=1e-6, lead=1):
                 return (f"{form} does not do its job at all: its last output does not change when {why} "
@@ -96,7 +99,8 @@ def _liveness_judge(form):
 
 def _liveness_inputs(seed, form):
     """forward: every earlier token moved; step: two steps from a given state, the state moved."""
-    B, T, D, H = (2, 6, 8, 2) if form == "forward" else (2, 2, 8, 2)
+    B = 2 - seed % 2  # one batched case and one of a single sequence: code that raises on batches still shows it works
+    B, T, D, H = (B, 6, 8, 2) if form == "forward" else (B, 2, 8, 2)
     x, w = _inputs(seed, B, T, D, H, [0.6, 0.8])
     rng = np.random.default_rng(seed + 1)
     runs = [({}, {})]
@@ -111,7 +115,8 @@ def _liveness_inputs(seed, form):
         runs.append(({"S": S2, "z": z2}, {}))
     runs.append(({}, {"Wq": w["Wq"] + rng.normal(0, 0.5, w["Wq"].shape)}))
     runs.append(({}, {"Wk": w["Wk"] + rng.normal(0, 0.5, w["Wk"].shape)}))
-    inputs = {"n": 4, **w}
+    runs.append(({}, {}))  # the first run again: the same input must give the same output
+    inputs = {"n": len(runs), **w}
     for i, (data, weights) in enumerate(runs):
         inputs[f"x{i}"] = data.get("x", x)
         if form == "step":
@@ -155,6 +160,7 @@ def _atol(y):
 @check(probe="forward_runs")
 def forward_reference():
     """forward(x) equals the reference decayed, normalized linear attention."""
+    yield from _layout_cases("forward", 150)
     for seed, (B, T, D, H) in enumerate(SHAPES):
         x, w = _inputs(100 + seed, B, T, D, H)
         want = ref.linear_attention(x, w)
@@ -165,9 +171,28 @@ def forward_reference():
                         "s_ti = φ(q_t)·φ(k_i), per head.")
 
 
+LAYOUTS = {"strided": "x a non-contiguous view (a (T, B, D) buffer transposed)",
+           "broadcast": "x broadcast over the batch (expanded, stride 0)"}
+
+
+def _layout_cases(form, seed0):
+    """The form on inputs laid out as a model's code hands them over (see probes._x), beside plain ones."""
+    B, T, D, H = 2, 6, 8, 2
+    for n, (layout, what) in enumerate(LAYOUTS.items()):
+        x, w = _inputs(seed0 + n, B, T, D, H)
+        if layout == "broadcast":
+            x = np.broadcast_to(x[:1], x.shape).copy()
+        want = ref.linear_attention(x, w)
+        yield Case(label=f"{what}, {_label(B, T, D, H, w)}", inputs={"n": 1, "x0": x, "layout": layout, **w},
+                   expect={"y0": want["y"]}, rtol=1e-5, atol=_atol(want["y"]),
+                   hint="Inputs may be non-contiguous or broadcast views: use reshape (not view) and never "
+                        "write into x.")
+
+
 @check(probe="step_runs")
 def step_reference():
     """Repeated step() calls give the reference outputs and final state (S, z)."""
+    yield from _layout_cases("step", 250)
     for seed, (B, T, D, H) in enumerate(SHAPES):
         x, w = _inputs(200 + seed, B, T, D, H)
         want = ref.linear_attention(x, w)

@@ -1,10 +1,14 @@
 """Official checks, continued: heads kept apart, sequences kept apart, causality, long sequences,
 the state step returns, and what one step costs. Each compares the student's outputs with the
-student's own outputs on related inputs, never with the reference."""
+student's own outputs on related inputs, never with the reference (but the cost case, whose outputs at its
+two lengths must match the reference: a cost counts only for correct work)."""
+import functools
+
 import numpy as np
 
-from grader.checks import Case, check, close, moved, watched_memory
+from grader.checks import STEPS, Case, CostCase, check, close, moved
 
+from . import reference as ref
 from .verdicts import MISTAKES, _arr, _inputs, _label, _suffixed, _with
 
 
@@ -224,30 +228,48 @@ def state_carried():
                         "step must return the NEW state.")
 
 
-WATCH_BUDGET = 96 * 2**20  # all the private memory of the student's processes, measured from outside them
+@check(probe="step_reuse", cause="step writes into the state it is given instead of returning a new one")
+def state_not_mutated():
+    """step leaves the (S, z) it is given as it was: a state handed to step twice gives the same next output."""
+    from .verdicts import _state
+
+    for seed, (B, D, H) in enumerate([(1, 8, 2), (2, 12, 3)]):
+        x, w = _inputs(1650 + seed, B, 2, D, H)
+        S, z = _state(1660 + seed, B, H, D // H)
+
+        def judge(got):
+            if not close(_arr(got, "reused"), _arr(got, "fresh")):
+                return ("handing the same (S, z) to step a second time gives another output: step changed the "
+                        "state it was given (an in-place update such as S.mul_() or S += ...)")
+            return None
+        yield Case(label=_label(B, 1, D, H, w) + ", one state stepped from twice",
+                   inputs={"x_first": x[:, 0], "x_next": x[:, 1], "S": S, "z": z, **w}, judge=judge,
+                   hint="Build the new state as new tensors (S_new = γ·S + φ(k)vᵀ) and return it; never write "
+                        "into the S and z you were given.")
 
 
-@check(probe="step_cost", cause="step is not recurrent: it keeps the history or reruns forward over it")
+COST_STEPS = (1024, 8192)
+COST_B, COST_D, COST_H, COST_SEED = 4, 64, 4, 1700
+
+
+@functools.lru_cache(maxsize=2)
+def _cost_reference(T):
+    """The reference's outputs and last state after T steps of the cost case's inputs (the probe makes the same)."""
+    x = np.random.default_rng(COST_SEED).standard_normal((COST_B, T, COST_D))
+    return ref.linear_attention(x, _cost_weights())
+
+
+@functools.lru_cache(maxsize=1)
+def _cost_weights():
+    return _inputs(COST_SEED, 1, 1, COST_D, COST_H)[1]
+
+
+@check(probe="step_cost", cause="step is not recurrent: it keeps the history, re-sums it or reruns forward over it")
 def cost_step():
-    """One step costs the same after 2000 tokens as after 8 (operations, memory, what the layer keeps)."""
-    x, w = _inputs(1700, 1, 2001, 8, 2)
-
-    def judge(got):
-        too_much = watched_memory(got, WATCH_BUDGET, "2000 steps")
-        if too_much:
-            return too_much + "; (S, z) is a few kB: step reruns forward over the history"
-        ops = (int(got["ops_early"]), int(got["ops_late"]))
-        if ops[1] > ops[0] + 4:
-            return f"one step does {ops[1]} tensor operations after 2000 tokens but {ops[0]} after 8: its work grows"
-        if int(got["largest_late"]) > 2 * int(got["largest_early"]) + 4096:
-            return ("one step builds far larger tensors after 2000 tokens than after 8: its memory grows with the "
-                    "history")
-        if int(got["held_late"]) > int(got["held_early"]):
-            return ("the layer holds more tensor bytes after 2000 tokens than after 8: it keeps the history "
-                    "instead of carrying (S, z)")
-        return None
-    yield Case(label="D=8, H=2, step 8 vs step 2000", inputs={"x": x, "early": 8, "late": 2000, "watch_memory": True,
-                                                                  **w}, judge=judge,
-               hint="A step folds one token into (S, z) and reads them: constant work and memory per token, "
-                    "whatever the history.")
-
+    """One step costs the same after 8192 tokens as after 1024: constant work and memory, measured from outside."""
+    short, long = COST_STEPS
+    yield CostCase(label=f"B={COST_B}, D={COST_D}, H={COST_H}, {short} and {long} steps", inputs={
+        "B": COST_B, "seed": COST_SEED, **_cost_weights()}, expect=_cost_reference, lengths=COST_STEPS,
+        length_key="T", grows=STEPS, sequences=COST_B * COST_H,
+        hint="A step folds one token into (S, z) and reads them: constant work and memory per token, whatever "
+             "the history (no list of past tokens, no forward over them).")

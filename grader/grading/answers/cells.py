@@ -114,7 +114,7 @@ def _parse(text: str, where: str) -> dict[str, str]:
 
 
 _HOW = ("Write one `id: value` per line inside the ```yaml block, as in the template "
-        "(e.g. `mha_cache_one_layer: 16.4 GB`), with comments after `#`.")
+        "(e.g. `an_answer: 2.5 GB`), with comments after `#`.")
 
 
 def _format_problem(text: str, where: str, mark: Any, problem: str) -> str:

@@ -13,7 +13,8 @@ _PREFIX = {"": 0, "k": 1, "m": 2, "g": 3, "t": 4, "p": 5}
 _WORD_PREFIX = {"kilo": "k", "mega": "m", "giga": "g", "tera": "t", "peta": "p",
                 "kibi": "ki", "mebi": "mi", "gibi": "gi", "tebi": "ti", "pebi": "pi"}
 
-QUANTITY_FORMS = ("16.4 GB", "15.26 GiB", "64 MiB", "1.057e6 B", "16,384,000,000 bytes", "131 Gbit")
+# examples only: none of them may be a key's value (an example a student is shown is a hint)
+QUANTITY_FORMS = ("2.5 GB", "2.33 GiB", "512 KiB", "2.5e9 B", "2,500,000,000 bytes", "20 Gbit")
 _ACCEPTED = ("Write a number and a unit, e.g. " + ", ".join(f"`{f}`" for f in QUANTITY_FORMS)
              + ". Units: B, kB, MB, GB, TB (powers of 1000), KiB, MiB, GiB, TiB (powers of 1024), "
              "or bits (bit, Mbit, Gbit).")

@@ -80,6 +80,23 @@ def preload(names):
     gc.enable()
 
 
+def warm_kernels():
+    """Run torch's common CPU kernels once, on tiny tensors (one thread, no autograd): their code is paged in
+    here, in pages every run shares, so that no run's memory peak or CPU time (the cost checks measure both
+    from outside) pays for loading it the first time."""
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return
+    functional = torch.nn.functional
+    with torch.no_grad():
+        for dtype in (torch.float32, torch.float64):
+            a = torch.linspace(-1.0, 1.0, 64, dtype=dtype).reshape(8, 8)
+            b = torch.einsum("ij,jk->ik", a, a.T) + a @ a + torch.cumsum(a, 0) * torch.tril(a).sum(-1, keepdim=True)
+            b = torch.cat([functional.elu(b), torch.exp(-b.abs()), torch.pow(torch.tensor(0.9, dtype=dtype), a)])
+            b = torch.stack([b, b.masked_fill(b > 0, 0.0)], dim=-2) / (1.0 + b.abs()[..., None, :])
+            functional.linear(a, a, a[0]).sigmoid().sum() + functional.logsigmoid(a).mean() + b.sum()
+
+
 def serve(control, runs=-1):
     """Fork one monitor per run socket received (``runs`` of them; -1: until the grader closes the socket)."""
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # monitors are reaped by the kernel
@@ -343,6 +360,7 @@ def main(control_fd):
     control = socket.socket(fileno=control_fd)
     serve(control, runs=1)  # the grader's self-test, forked before the imports: its set-up runs alongside them
     preload(PRELOAD)
+    warm_kernels()
     control.sendall(b"ready")
     serve(control)
     return 0

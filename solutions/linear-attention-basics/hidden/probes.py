@@ -5,12 +5,8 @@ inputs come in (numpy float64 arrays, Python scalars and strings), tensors go ou
 Probes that run a form several times take numbered inputs (Q0, K0, V0, Q1, ...) and
 return numbered outputs (y0, y1, ...); the verdicts compare them with each other.
 """
-import contextlib
-
 import numpy as np
 import torch
-from torch.overrides import TorchFunctionMode
-from torch.utils._pytree import tree_flatten, tree_unflatten
 
 
 def _t(a, dtype=torch.float64):
@@ -42,8 +38,20 @@ def _retention(la, form, Q, K, V, gamma, chunk_size):
     return la.retention_chunkwise(Q, K, V, gamma, chunk_size)
 
 
+def _laid_out(x, layout):
+    """The same values as a model's code would hand them over: 'heads' is the non-contiguous view a head
+    split by transpose gives ((B, L, H, m) -> (B, H, L, m)); 'broadcast' expands the first leading index
+    over the others (stride 0, as a shared key or value is)."""
+    if layout == "heads" and x.dim() >= 4:
+        return x.transpose(-2, -3).contiguous().transpose(-2, -3)
+    if layout == "broadcast" and x.dim() >= 3:
+        return x[:1].expand_as(x)
+    return x
+
+
 def _qkv(kw, i, dtype=torch.float64):
-    return tuple(_t(kw[f"{name}{i}"], dtype) for name in "QKV")
+    layout = kw.get("layout", "plain")
+    return tuple(_laid_out(_t(kw[f"{name}{i}"], dtype), layout) for name in "QKV")
 
 
 def linear_runs(form, n, **kw):
@@ -143,156 +151,29 @@ def dtypes(gamma, chunk_size, gate, **kw):
 
 
 # ----------------------------------------------------------------------------- what the algorithm costs
+# Nothing is measured here: the grader runs each of these alone, in a sandbox of its own, and reads the
+# run's memory peak and CPU time from outside it. The probe only runs the form and returns its outputs.
 
-class _OverBudget(Exception):
-    pass
-
-
-class _Meter(TorchFunctionMode):
-    """Counts every tensor operation and the largest tensor any of them allocates."""
-
-    def __init__(self, limit_bytes, precheck=0):
-        super().__init__()
-        self.ops, self.largest, self.shape, self.limit, self.precheck = 0, 0, (), limit_bytes, precheck
-
-    def _large(self, func, args, kwargs):
-        """Worth a precheck: a factory whose sizes multiply past the budget, or an allocating operation
-        with an input that has a long dimension (views and attribute reads never allocate)."""
-        flat = [b for a in (*args, *kwargs.values()) for b in (a if isinstance(a, (list, tuple)) else (a,))]
-        tensors = [a for a in flat if isinstance(a, torch.Tensor)]
-        if not tensors:
-            size = 8
-            for a in flat:
-                size *= a if type(a) is int and a > 0 else 1
-            return size > self.limit
-        if getattr(func, "__name__", "") in ("__get__", "__getitem__", "view", "reshape", "size", "dim"):
-            return False
-        return any(d >= self.precheck for t in tensors for d in t.shape)
-
-    def _too_big(self, func, args, kwargs):
-        """Run the operation on meta tensors first (shapes only, no memory): is its result over budget?"""
-        def meta(a):
-            return a.to("meta") if isinstance(a, torch.Tensor) else a
-        try:
-            flat, spec = tree_flatten((args, kwargs))
-            margs, mkwargs = tree_unflatten([meta(a) for a in flat], spec)
-            if "device" in mkwargs:
-                mkwargs["device"] = "meta"
-            elif not any(isinstance(a, torch.Tensor) for a in flat):
-                mkwargs["device"] = "meta"
-            outs = tree_flatten(func(*margs, **mkwargs))[0]
-        except Exception:  # data-dependent or meta-less operations simply run
-            return None
-        for t in outs:
-            if isinstance(t, torch.Tensor) and t.numel() * t.element_size() > self.limit:
-                return tuple(t.shape), t.numel() * t.element_size()
-        return None
-
-    def __torch_function__(self, func, types, args=(), kwargs=None):
-        kwargs = kwargs or {}
-        if self.precheck and self._large(func, args, kwargs):
-            big = self._too_big(func, args, kwargs)
-            if big is not None:
-                self.shape, self.largest = big
-                raise _OverBudget()
-        out = func(*args, **kwargs)
-        self.ops += 1
-        for t in (out if isinstance(out, (list, tuple)) else (out,)):
-            if isinstance(t, torch.Tensor) and t.device.type != "meta":
-                size = t.untyped_storage().nbytes()
-                if size > self.largest:
-                    self.largest, self.shape = size, tuple(t.shape)
-        if self.largest > self.limit:   # stop before a quadratic form eats the sandbox's memory
-            raise _OverBudget()
-        return out
+def _seeded(seed, lead, L, m, d_v):
+    """Q, K, V (float64) made from ``seed`` exactly as the checks' reference makes them (numpy's default_rng)."""
+    rng = np.random.default_rng(seed)
+    return tuple(torch.from_numpy(rng.standard_normal((*lead, L, n))) for n in (m, m, d_v))
 
 
-@contextlib.contextmanager
-def _watch(la, names, longest=1):
-    """Record calls to the module's parallel forms on more than ``longest`` tokens while the block runs.
-    The parallel form on one chunk is allowed: "chunkwise" means parallel inside each chunk."""
-    called, saved = [], {n: getattr(la, n, None) for n in names}
-
-    def wrap(name, fn):
-        def recorded(*args, **kwargs):
-            q = args[0] if args else kwargs.get("Q")
-            tokens = q.shape[-2] if isinstance(q, torch.Tensor) and q.dim() >= 2 else None
-            if tokens is None or tokens > longest:
-                called.append(name)
-            return fn(*args, **kwargs)
-        return recorded
-
-    for name, fn in saved.items():
-        if callable(fn):
-            setattr(la, name, wrap(name, fn))
-    try:
-        yield called
-    finally:
-        for name, fn in saved.items():
-            setattr(la, name, fn)
-
-
-PARALLEL = ("linear_attention_parallel", "retention_parallel")
-
-
-def cost(form, L, m, d_v, chunk_size, limit_bytes, watch_memory=False):
-    """Run one form on float64 inputs of length L; report the largest tensor and the parallel calls.
-    (``watch_memory``: the driver also measures the whole run's memory from outside this process.)"""
+def form_cost(form, L, lead, m, d_v, gamma, chunk_size, seed):
+    """One form over L tokens ('linear_recurrent', 'retention_recurrent', 'chunkwise', or 'step': L tokens
+    stepped into one LinearAttentionState): its outputs."""
     import linear_attention as la
-    g = torch.Generator().manual_seed(L)
-    Q, K, V = (torch.randn(L, n, generator=g, dtype=torch.float64) for n in (m, m, d_v))
-    meter = _Meter(limit_bytes, precheck=L // 4 if form == "chunkwise" else 0)
-    over = False
-    with _watch(la, PARALLEL, longest=chunk_size if form == "chunkwise" else 1) as called:
-        try:
-            with meter:
-                if form == "linear_recurrent":
-                    la.linear_attention_recurrent(Q, K, V)
-                elif form == "retention_recurrent":
-                    la.retention_recurrent(Q, K, V, 0.9)
-                else:
-                    la.retention_chunkwise(Q, K, V, 0.9, chunk_size)
-        except _OverBudget:
-            over = True
-    return {"largest": meter.largest, "shape": "x".join(map(str, meter.shape)), "over": over,
-            "called": ",".join(sorted(set(called))), "ops": meter.ops}
-
-
-def _held_bytes(obj):
-    """Bytes of the tensors an object holds in its attributes (and in lists/dicts there)."""
-    total, seen = 0, set()
-    stack = list(vars(obj).values()) if hasattr(obj, "__dict__") else []
-    while stack:
-        v = stack.pop()
-        if id(v) in seen:
-            continue
-        seen.add(id(v))
-        if isinstance(v, torch.Tensor):
-            total += v.numel() * v.element_size()
-        elif isinstance(v, (list, tuple)):
-            stack.extend(v)
-        elif isinstance(v, dict):
-            stack.extend(v.values())
-    return total
-
-
-def step_cost(m, d_v, early, late):
-    """LinearAttentionState.step after `early` and after `late` tokens: work and memory per step."""
-    import linear_attention as la
-    g = torch.Generator().manual_seed(late)
-    Q, K, V = (torch.randn(late + 1, n, generator=g, dtype=torch.float64) for n in (m, m, d_v))
+    lead = tuple(lead)
+    Q, K, V = _seeded(seed, lead, L, m, d_v)
+    if form == "linear_recurrent":
+        return {"y": la.linear_attention_recurrent(Q, K, V)}
+    if form == "retention_recurrent":
+        return {"y": la.retention_recurrent(Q, K, V, gamma)}
+    if form == "chunkwise":
+        return {"y": la.retention_chunkwise(Q, K, V, gamma, chunk_size)}
     state = la.LinearAttentionState(m, d_v)
-    out = {}
-    with _watch(la, PARALLEL) as called:
-        for t in range(late + 1):
-            if t in (early, late):
-                meter = _Meter(1 << 40)
-                with meter:
-                    state.step(Q[t], K[t], V[t])
-                tag = "early" if t == early else "late"
-                out[f"ops_{tag}"], out[f"largest_{tag}"] = meter.ops, meter.largest
-                out[f"held_{tag}"] = _held_bytes(state)
-            else:
-                state.step(Q[t], K[t], V[t])
-    out["called"] = ",".join(sorted(set(called)))
-    return out
+    y = torch.empty(*lead, L, d_v, dtype=torch.float64)
+    for t in range(L):
+        y[..., t, :] = state.step(Q[..., t, :], K[..., t, :], V[..., t, :])
+    return {"y": y}

@@ -1,0 +1,240 @@
+"""Cost verdicts, computed in the grader from what the grader measured (docs/authoring.md, "What a cost
+check may trust").
+
+A `CostCase` names a probe and two lengths, a short one and a long one (1024 and 8192 tokens, say). Each
+length runs alone in a sandboxed run of its own (a fresh process in a fresh cgroup, nothing else in it),
+and the grader reads, after the run and from outside it, the run's memory peak as the kernel charged it
+(anonymous memory, shmem, memfd and tmpfs pages, whichever process of the run held them) and its CPU time
+(every process of the run, dead and re-parented ones included). The probe returns the form's outputs and
+nothing else; they are compared with the float64 reference at the same length, so a cost counts only for
+correct work. The model solution runs the same probe at the same lengths, measured the same way (once per
+bundle and grader process, the least of two runs), and the verdict is about the student's *excess* over it:
+
+* work: the excess CPU time may grow by at most ``GROWTH_MARGIN`` × the length ratio from the short run to
+  the long one (linear work grows by the ratio, quadratic work by its square), beyond a floor
+  (`MIN_CPU_EXCESS_S`, or the model's own long run) that noise and a slower honest loop stay under;
+* memory of a form over the whole sequence (``grows="linear"``): the excess at the long length stays under a
+  quarter of the L × L float64 matrices a parallel form builds (one per sequence), and grows like the work;
+* memory of a decoding step (``grows="steps"``): it does not grow with the number of steps (`STEP_MEMORY_BYTES`).
+
+A run that fails a bound is measured again (at most `RUNS` times, the least of each kept) before the
+verdict: load on the machine only ever adds to a measurement. Nothing here imports student code, and
+nothing the verdict uses comes from the student's process but the outputs.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass, field
+from typing import Callable, Mapping
+
+import numpy as np
+
+from grader.grading.checks import Case, CheckSpec, judge_case
+from grader.results import CaseOutcome
+
+log = logging.getLogger(__name__)
+
+LINEAR, STEPS = "linear", "steps"
+GROWTH_MARGIN = 2.0  # × the length ratio f: linear grows by f, quadratic by f²; 2f sits between with room
+MIN_CPU_EXCESS_S = 0.3  # excess CPU time at the long length that is never judged (noise, a slower loop)
+STEP_MEMORY_BYTES = 8 << 20  # a decoding state may not grow by more than this between the two lengths
+RUNS = 3  # measurements of a student's run at most (a bound failed: measured again, the least kept)
+MODEL_RUNS = 2  # measurements of the model solution's run (once per bundle and grader process)
+
+Scalar = bool | int | float | str
+
+
+@dataclass(frozen=True, eq=False)
+class CostCase:
+    """A probe run at two lengths, each in a sandbox of its own, judged on its outputs and on what it cost.
+
+    ``inputs``: the probe's inputs (plain scalars and lists: the probe makes its arrays from a seed, the
+    reference the same ones), without the length; ``length_key`` names the probe parameter that gets it.
+    ``expect(n)``: the float64 reference outputs at length n (computed in the grader, when needed).
+    ``grows``: `LINEAR` (a form over the whole sequence) or `STEPS` (n decoding steps: memory constant).
+    ``sequences``: how many sequences (batch × heads) a run holds, each of which would need its own
+    L × L matrix in a parallel form."""
+
+    label: str
+    inputs: Mapping[str, Scalar | list]
+    expect: Callable[[int], Mapping[str, np.ndarray]]
+    lengths: tuple[int, int] = (1024, 8192)
+    length_key: str = "L"
+    grows: str = LINEAR
+    sequences: int = 1
+    atol: float = 1e-8
+    rtol: float = 1e-6
+    hint: str = ""
+
+    def __post_init__(self) -> None:
+        short, long = self.lengths
+        if not 0 < short < long or self.grows not in (LINEAR, STEPS) or self.length_key in self.inputs:
+            raise ValueError(f"CostCase {self.label!r}: needs lengths (short, long) with 0 < short < long, grows "
+                             f"'{LINEAR}' or '{STEPS}', and no {self.length_key!r} among its inputs")
+
+    def inputs_at(self, n: int) -> dict:
+        return {**self.inputs, self.length_key: n}
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """One run at one length, as the grader saw it from outside: the kernel's memory peak and CPU time."""
+
+    n: int
+    peak_bytes: int
+    cpu_s: float
+
+
+@dataclass(frozen=True)
+class RunAnswer:
+    """What one sandboxed run of a cost case gave: the probe's plain-data result (or None and why not), and
+    what the grader measured of the run (0 bytes: it could not be measured)."""
+
+    got: Mapping | None
+    why: str
+    peak_bytes: int
+    cpu_s: float
+
+
+Runner = Callable[[str, Mapping], RunAnswer]  # (whose code: "student" | "model", the probe's inputs) -> answer
+
+
+@dataclass
+class _Calibration:
+    """The model solution's measurements, per (bundle stamp, check, case label, length), made once."""
+
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    done: dict = field(default_factory=dict)
+    locks: dict = field(default_factory=dict)
+
+
+_MODEL = _Calibration()
+
+
+def _mib(n: float) -> str:
+    return f"{n / 2**20:.0f} MiB"
+
+
+def _least(runs: list[Measurement]) -> Measurement:
+    return Measurement(runs[0].n, min(r.peak_bytes for r in runs), min(r.cpu_s for r in runs))
+
+
+def work_verdict(case: CostCase, student: tuple[Measurement, Measurement],
+                 model: tuple[Measurement, Measurement]) -> str | None:
+    """None when the excess CPU time over the model grows no faster than linear (with the margin)."""
+    (s1, s2), (m1, m2) = student, model
+    f = s2.n / s1.n
+    short, long = s1.cpu_s - m1.cpu_s, s2.cpu_s - m2.cpu_s
+    allowed = GROWTH_MARGIN * f * max(short, 0.0) + max(MIN_CPU_EXCESS_S, m2.cpu_s)
+    if long <= allowed:
+        return None
+    what = "its total work" if case.grows == STEPS else "its work"
+    return (f"{what} grows faster than the length: {s1.cpu_s:.2f} s of CPU time at {case.length_key}={s1.n} and "
+            f"{s2.cpu_s:.2f} s at {case.length_key}={s2.n} ({f:g} × longer), where the model solution takes "
+            f"{m1.cpu_s:.2f} s and {m2.cpu_s:.2f} s; work that grows like the square of the length "
+            f"(re-reading the history at every token) grows {f * f:g} ×")
+
+
+def memory_verdict(case: CostCase, student: tuple[Measurement, Measurement],
+                   model: tuple[Measurement, Measurement]) -> str | None:
+    """None when the excess memory over the model stays within the case's bounds."""
+    (s1, s2), (m1, m2) = student, model
+    f, key = s2.n / s1.n, case.length_key
+    short, long = s1.peak_bytes - m1.peak_bytes, s2.peak_bytes - m2.peak_bytes
+    matrix = 8 * s2.n * s2.n  # one L × L float64 matrix at the long length
+    if case.grows == STEPS:
+        if long - max(short, 0) > STEP_MEMORY_BYTES:
+            return (f"its memory grows with the number of steps: {_mib(max(short, 0))} more than the model "
+                    f"solution after {s1.n} steps, {_mib(long)} more after {s2.n}: the state keeps the history")
+        return None
+    if long > case.sequences * matrix / 4:
+        return (f"at {key}={s2.n} it held {_mib(long)} more than the model solution, more than a quarter of the "
+                f"L × L float64 matrices of a parallel form ({_mib(case.sequences * matrix)})")
+    if long > max(matrix / 16, GROWTH_MARGIN * f * max(short, 0)):
+        return (f"its memory grows like the square of the length: {_mib(max(short, 0))} more than the model "
+                f"solution at {key}={s1.n}, {_mib(long)} more at {key}={s2.n} ({f:g} × longer)")
+    return None
+
+
+def judge_cost(spec: CheckSpec, case: CostCase, run: Runner, stamp: object) -> CaseOutcome:
+    """Run ``case`` (the student's code and the model's, each length alone) and decide it."""
+    prefix = f"{spec.title} [{case.label}]"
+    model = _model(spec, case, run, stamp)  # first: the grader's first runs pay what is used for the first time
+    if isinstance(model, str):
+        return CaseOutcome(spec.name, case.label, False, f"{prefix}: not measured: {model}.", cause="")
+    student: list[list[Measurement]] = []
+    for n in case.lengths:  # the short length first: a wrong or stopped short run needs no long one
+        answer = run("student", case.inputs_at(n))
+        problem = _answer_problem(spec, case, n, answer)
+        if problem:
+            return CaseOutcome(spec.name, case.label, False, f"{prefix}: {problem}.{_hint(case)}", cause=spec.cause)
+        student.append([Measurement(n, answer.peak_bytes, answer.cpu_s)])
+    verdict = _verdict(case, student, model)
+    for _ in range(RUNS - 1):  # a bound failed: measured again, the least of the runs decides
+        if not verdict:
+            break
+        for n, runs in zip(case.lengths, student):
+            answer = run("student", case.inputs_at(n))
+            if not _answer_problem(spec, case, n, answer):
+                runs.append(Measurement(n, answer.peak_bytes, answer.cpu_s))
+        verdict = _verdict(case, student, model)
+    if verdict:
+        return CaseOutcome(spec.name, case.label, False, f"{prefix}: {verdict}.{_hint(case)}", cause=spec.cause)
+    return CaseOutcome(spec.name, case.label, True)
+
+
+def _verdict(case: CostCase, student: list[list[Measurement]], model: tuple[Measurement, Measurement]) -> str:
+    least = (_least(student[0]), _least(student[1]))
+    log.info("cost %s: student %s, model %s", case.label, least, model)
+    return memory_verdict(case, least, model) or work_verdict(case, least, model) or ""
+
+
+def _hint(case: CostCase) -> str:
+    return f" Hint: {case.hint}" if case.hint else ""
+
+
+def _answer_problem(spec: CheckSpec, case: CostCase, n: int, answer: RunAnswer) -> str:
+    """Why a run's answer earns nothing (its outputs, or no answer), or ''."""
+    at = f"at {case.length_key}={n}"
+    if answer.got is None:
+        return f"{at}: {answer.why or 'no result'}"
+    outputs = Case(label=case.label, inputs={}, expect=case.expect(n), atol=case.atol, rtol=case.rtol)
+    outcome = judge_case(spec, outputs, answer.got)
+    if not outcome.passed:
+        return f"{at}: " + outcome.message.split(": ", 1)[-1].rstrip(".") + \
+            " (a cost counts only for correct outputs)"
+    if answer.peak_bytes <= 0:
+        return f"{at}: the run could not be measured (no cgroup and no process accounting on this machine)"
+    return ""
+
+
+def _model(spec: CheckSpec, case: CostCase, run: Runner, stamp: object):
+    """The model solution's (short, long) measurements, made once per bundle stamp; or why there are none."""
+    key = (stamp, spec.name, case.label)
+    with _MODEL.lock:
+        if key in _MODEL.done:
+            return _MODEL.done[key]
+        lock = _MODEL.locks.setdefault(key, threading.Lock())
+    with lock:  # one thread measures, the others wait for it (a failed measurement is not kept)
+        if key in _MODEL.done:
+            return _MODEL.done[key]
+        measured = _measure_model(spec, case, run)
+        if not isinstance(measured, str):
+            _MODEL.done[key] = measured
+        return measured
+
+
+def _measure_model(spec: CheckSpec, case: CostCase, run: Runner):
+    out = []
+    for n in case.lengths:
+        runs = []
+        for _ in range(MODEL_RUNS):
+            answer = run("model", case.inputs_at(n))
+            problem = _answer_problem(spec, case, n, answer)
+            if problem:  # the instructor's solution fails its own case: nobody can be judged on it
+                log.error("cost case %s [%s]: the model solution's run failed: %s", spec.name, case.label, problem)
+                return f"the model solution's own run failed ({problem}): an error in the assignment, not yours"
+            runs.append(Measurement(n, answer.peak_bytes, answer.cpu_s))
+        out.append(_least(runs))
+    return tuple(out)

@@ -1,0 +1,131 @@
+"""The cost rule (`grader.grading.costs`): verdicts from what the grader measured, the outputs first.
+
+Pure tests: measurements are made up here, as the sandboxed runs of `probing` would report them, so that each
+test pins one side of a bound (honest forms on a loaded machine pass, quadratic ones fail by a factor)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from grader.grading import costs
+from grader.grading.checks import CheckSpec
+from grader.grading.costs import LINEAR, STEPS, CostCase, Measurement, RunAnswer, judge_cost
+
+MiB = 2**20
+SPEC = CheckSpec("cost_form", "form_cost", "form carries a state", lambda: iter(()), cause="not recurrent")
+
+
+def _case(grows=LINEAR, sequences=32, **kw) -> CostCase:
+    return CostCase(label="form, 32 sequences", inputs={"form": "f"}, expect=lambda n: {"y": np.arange(float(n))},
+                    lengths=(1024, 8192), grows=grows, sequences=sequences, **kw)
+
+
+def _pair(cpu, mib):
+    return Measurement(1024, int(mib[0] * MiB), cpu[0]), Measurement(8192, int(mib[1] * MiB), cpu[1])
+
+
+MODEL = _pair((0.13, 0.50), (28, 83))  # the solution's recurrent form at 32 sequences, as measured here
+
+
+@pytest.mark.parametrize("cpu, why", [((0.13, 0.50), "the model itself"),
+                                      ((0.45, 3.6), "3.5 × slower, linear"),
+                                      ((0.20, 0.75), "a loaded machine: 1.5 × every CPU time"),
+                                      ((0.10, 0.30), "faster than the model")])
+def test_linear_work_passes_however_slow_or_loaded(cpu, why):
+    assert costs.work_verdict(_case(), _pair(cpu, (28, 83)), MODEL) is None, why
+
+
+@pytest.mark.parametrize("cpu", [(0.18, 4.8), (0.23, 5.1), (0.15, 2.4)])
+def test_work_that_grows_like_the_square_of_the_length_fails(cpu):
+    """(what the prefix re-sum, the append-and-re-sum step and a blocked parallel form measured)"""
+    verdict = costs.work_verdict(_case(), _pair(cpu, (28, 83)), MODEL)
+    assert verdict and "grows faster than the length" in verdict and "64 ×" in verdict
+
+
+def test_a_chunkwise_form_batched_over_all_chunks_keeps_its_memory_point():
+    """All full chunks at once at 32 sequences: a few (32, 128, 64, 64) tensors, linear in L."""
+    assert costs.memory_verdict(_case(), _pair((0.1, 0.3), (28 + 48, 83 + 384)), MODEL) is None
+
+
+@pytest.mark.parametrize("extra, words", [((3, 600), "memory grows like the square"),
+                                          ((40, 5000), "more than a quarter of the L × L")])
+def test_memory_that_grows_like_the_square_of_the_length_fails(extra, words):
+    verdict = costs.memory_verdict(_case(), _pair((0.1, 0.5), (28 + extra[0], 83 + extra[1])), MODEL)
+    assert verdict and words in verdict
+
+
+def test_one_sequence_holding_a_boolean_l_by_l_mask_fails():
+    """64 MiB at L = 8192 (one byte per entry): under the cap, but it grows 64-fold."""
+    verdict = costs.memory_verdict(_case(sequences=1), _pair((0.1, 0.5), (28 + 1, 83 + 64)), MODEL)
+    assert verdict and "grows like the square" in verdict
+
+
+def test_a_decoding_state_may_not_grow_with_the_steps():
+    steps = _case(grows=STEPS)
+    assert costs.memory_verdict(steps, _pair((0.1, 0.5), (30, 86)), MODEL) is None
+    verdict = costs.memory_verdict(steps, _pair((0.1, 0.5), (30, 83 + 24)), MODEL)
+    assert verdict and "grows with the number of steps" in verdict
+
+
+def test_a_case_needs_two_lengths_in_order():
+    with pytest.raises(ValueError, match="0 < short < long"):
+        CostCase(label="x", inputs={}, expect=lambda n: {}, lengths=(8192, 1024))
+    with pytest.raises(ValueError, match="no 'L' among its inputs"):
+        CostCase(label="x", inputs={"L": 3}, expect=lambda n: {})
+
+
+class _Runs:
+    """A fake `costs.Runner`: answers from a table (whose, n) -> list of (outputs, cpu, MiB), in order."""
+
+    def __init__(self, table):
+        self.table, self.calls = {k: list(v) for k, v in table.items()}, []
+
+    def __call__(self, whose, inputs):
+        n = inputs["L"]
+        self.calls.append((whose, n))
+        queue = self.table[(whose, n)]
+        y, cpu, mib = queue.pop(0) if len(queue) > 1 else queue[0]
+        if y is None:
+            return RunAnswer(None, "raised ValueError: no", 0, 0.0)
+        return RunAnswer({"y": y}, "", int(mib * MiB), cpu)
+
+
+def _right(n):
+    return np.arange(float(n))
+
+
+def _honest():
+    return {("model", 1024): [(_right(1024), 0.13, 28)], ("model", 8192): [(_right(8192), 0.5, 83)]}
+
+
+def test_a_fast_wrong_form_earns_nothing(tmp_path):
+    runs = _Runs({**_honest(), ("student", 1024): [(np.zeros(1024), 0.05, 20)],
+                  ("student", 8192): [(np.zeros(8192), 0.05, 20)]})
+    outcome = judge_cost(SPEC, _case(), runs, stamp=("wrong", tmp_path))
+    assert not outcome.passed and "at L=1024" in outcome.message and "only for correct outputs" in outcome.message
+    assert ("student", 8192) not in runs.calls  # a wrong short run needs no long one
+
+
+def test_the_model_is_measured_first_and_once_per_stamp(tmp_path):
+    table = {**_honest(), ("student", 1024): [(_right(1024), 0.13, 28)],
+             ("student", 8192): [(_right(8192), 0.5, 83)]}
+    first, second = _Runs(table), _Runs(table)
+    assert judge_cost(SPEC, _case(), first, stamp=("once", tmp_path)).passed
+    assert first.calls[:2] == [("model", 1024), ("model", 1024)]  # (the least of MODEL_RUNS runs)
+    assert judge_cost(SPEC, _case(), second, stamp=("once", tmp_path)).passed
+    assert all(whose == "student" for whose, _ in second.calls)
+
+
+def test_a_bound_failed_is_measured_again_and_the_least_run_decides(tmp_path):
+    """A long run slowed by a neighbour once, then measured again at its own speed: it passes."""
+    runs = _Runs({**_honest(), ("student", 1024): [(_right(1024), 0.13, 28)],
+                  ("student", 8192): [(_right(8192), 9.0, 83), (_right(8192), 0.55, 83)]})
+    assert judge_cost(SPEC, _case(), runs, stamp=("again", tmp_path)).passed
+    assert runs.calls.count(("student", 8192)) == 2
+
+
+def test_a_model_that_fails_its_own_case_judges_nobody(tmp_path):
+    runs = _Runs({("model", 1024): [(None, 0, 0)], ("model", 8192): [(_right(8192), 0.5, 83)]})
+    outcome = judge_cost(SPEC, _case(), runs, stamp=("broken", tmp_path))
+    assert not outcome.passed and "error in the assignment, not yours" in outcome.message
+    assert all(whose == "model" for whose, _ in runs.calls)
