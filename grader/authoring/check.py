@@ -275,6 +275,7 @@ def check(root: Path, names: list[str] | None = None, mutants: bool = True) -> i
         for error in exc.errors:
             log.error("%s", error)
         log.error("check stopped: the build fails with %d error(s); nothing was written", len(exc.errors))
+        log.debug("where the build stopped", exc_info=exc)
         return 1
     if stale_files(root, built):
         write_trees(root, built)

@@ -165,6 +165,18 @@ def _reference(node: ast.AST) -> bool:
     return False
 
 
+MODULES = frozenset({"torch", "np", "numpy", "plt", "matplotlib", "math", "nn", "F", "random", "os", "sys",
+                     "time", "json", "pathlib", "Path", "itertools", "functools"})
+
+
+def _module_call(node: ast.AST) -> bool:
+    """A call of a function of a library module (`torch.zeros`, `plt.subplots`), not of the data."""
+    func = node.func if isinstance(node, ast.Call) else None
+    while isinstance(func, ast.Attribute):
+        func = func.value
+    return isinstance(func, ast.Name) and func.id in MODULES
+
+
 def _setting(node: ast.AST) -> bool:
     """A fixed setting: a reference, or a call of a dotted name with literal arguments only
     (`torch.manual_seed(0)`, `plt.subplots(figsize=(6, 3))`, `torch.no_grad()`)."""
@@ -188,7 +200,12 @@ def boilerplate(code: str) -> bool:
     if isinstance(node, ast.Expr):
         return _setting(node.value)
     if isinstance(node, (ast.Assign, ast.AnnAssign)):
-        return node.value is not None and _setting(node.value)
+        # `fig, ax = plt.subplots(figsize=(6, 3))`, `y = x.shape`: settings; but a constant
+        # (`EXPECTED = 0.1234`) or a method of the data (`total = x.sum(dim=-1)`) is the solution's own
+        value = node.value
+        if value is None or _literal(value):
+            return False
+        return _reference(value) or (_setting(value) and _module_call(value))
     if isinstance(node, ast.With):
         return all(_setting(item.context_expr) for item in node.items)
     return False
@@ -290,6 +307,16 @@ def secrets(built) -> list[Secret]:
         for c in cells:
             found += _cell_secrets(src, rel, c)
     return found
+
+
+def split_secrets(split: Split, rel: str, kind: str = "python") -> frozenset[str]:
+    """The solution lines (as written) of one split text file: what `secrets` takes from it."""
+    return frozenset(s.text for s in _file_secrets("assignments/x", rel, split, kind))
+
+
+def cell_secrets(cells: list[CellSplit], rel: str) -> frozenset[str]:
+    """The solution lines (as written) of one split notebook's cells."""
+    return frozenset(s.text for c in cells for s in _cell_secrets("assignments/x", rel, c))
 
 
 def _numbers(value) -> tuple[float, ...] | None:
@@ -458,6 +485,11 @@ class _Index:
                     if form.startswith(s.key, i):
                         hits.setdefault(id(s), s)
         return list(hits.values())
+
+
+def secret_index(built) -> _Index:
+    """Every solution line of one built assignment, ready to be looked for in a text (``.within(line)``)."""
+    return _Index(secrets(built))
 
 
 def _written(text: str) -> list[tuple[float, int, int, str]]:

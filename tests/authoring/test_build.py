@@ -242,14 +242,16 @@ def test_check_on_a_never_built_root_fails(root, caplog):
 # --- leak-scan material and errors from build_assignment --------------------------------------------------------
 
 def test_secret_holds_solution_and_hidden_file_lines_only(root):
-    """Does `.secret` hold solution-region lines and hidden-file lines, but no line students also see?"""
-    secret = build_assignment(root / "assignments/demo", root).secret
+    """Does the leak scan's material hold solution-region lines and hidden-file lines, but no import?"""
+    from grader.authoring.leaks import secrets
+
+    secret = {s.text for s in secrets(build_assignment(root / "assignments/demo", root))}
     assert {
         "decay = self.gamma ** (self.positions[:, None] - self.positions[None, :])",  # model.py solution
         "full, rest = divmod(total, chunk)",  # chunks.py solution
         'HIDDEN_TOLERANCE_TABLE = {"fp64": 1e-10}',  # pkg/tolerances.py hidden region
         "EXPECTED_NORMALIZER_VALUE = 0.123456789",  # hidden/verdicts.py
-        "def test_secret_threshold_value():",  # tests/hidden/test_secret.py
+        "assert 41 + 1 == 42",  # tests/hidden/test_secret.py (its signature is public by design)
         "return x * 2 + 1000",  # demo.ipynb solution cell
     } <= secret
     assert "import numpy as np" not in secret  # in hidden/verdicts.py, but also in pkg/tolerances.py

@@ -8,6 +8,7 @@ import re
 import pytest
 
 from grader.authoring import markers
+from grader.authoring.leaks import cell_secrets
 from grader.authoring.notebook_tags import split_notebook
 from grader.authoring.tags import TagError, split_text
 
@@ -29,7 +30,7 @@ def test_nbgrader_regions_are_translated_to_the_kits():
     s = split_text(NBGRADER, "python", "f.py")
     kit = split_text(NBGRADER.replace("### BEGIN HIDDEN TESTS", "# BEGIN HIDDEN").replace(
         "### END HIDDEN TESTS", "# END HIDDEN").replace("###", "#"), "python", "f.py")
-    assert (s.student, s.solution, s.secret) == (kit.student, kit.solution, kit.secret)
+    assert (s.student, s.solution, s.regions) == (kit.student, kit.solution, kit.regions)
     assert 'raise NotImplementedError("f: not implemented yet (see the docstring)")' in s.student
     assert "2 * x" not in s.student and "hidden test" not in s.student
     assert "    return 2 * x" in s.solution.split("\n") and "BEGIN" not in s.solution
@@ -40,9 +41,9 @@ def test_nbgrader_markers_in_a_notebook_cell_never_ship_the_solution():
     cell = {"cell_type": "code", "metadata": {}, "source": "y = 1\n### BEGIN SOLUTION\nz = secret_formula(y)\n"
                                                            "### END SOLUTION\n", "outputs": [], "execution_count": None}
     nb = json.dumps({"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
-    student, solution, secret = split_notebook(nb, "x.ipynb")
+    student, solution, cells = split_notebook(nb, "x.ipynb")
     assert "secret_formula" not in student and "NotImplementedError" in student
-    assert "secret_formula" in solution and "z = secret_formula(y)" in secret
+    assert "secret_formula" in solution and "z = secret_formula(y)" in cell_secrets(cells, "x.ipynb")
 
 
 OTTER = [

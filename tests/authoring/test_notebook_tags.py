@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from grader.authoring.leaks import cell_secrets
 from grader.authoring.notebook_tags import split_notebook
 from grader.authoring.tags import MARKDOWN_STUB, TagError
 
@@ -15,8 +16,8 @@ FIXTURES = Path(__file__).parents[1] / "fixtures" / "tags"
 
 def split(name: str) -> tuple[dict, dict, frozenset[str], str, str]:
     """(student, solution, secret, student_text, solution_text); cell sources joined into one string."""
-    student, solution, secret = split_notebook((FIXTURES / name).read_text(), f"fixtures/tags/{name}")
-    return joined(student), joined(solution), secret, student, solution
+    student, solution, cells = split_notebook((FIXTURES / name).read_text(), f"fixtures/tags/{name}")
+    return joined(student), joined(solution), cell_secrets(cells, name), student, solution
 
 
 def joined(text: str) -> dict:
@@ -129,7 +130,6 @@ def test_secret_holds_solution_hidden_and_answer_text(roles):
     student, _, secret, *_ = roles
     assert {
         "return x * 2 + 1000",
-        "def double_plus_thousand(x):",
         "assert double_plus_thousand(1) == 1002, 'hidden check of the value'",
         "Because the running sum over j is a state.",
         "mha_cache_one_layer: 16.384 GB",

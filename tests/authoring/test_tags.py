@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from grader.authoring.build import BuiltAssignment
+from grader.authoring.leaks import leak_problems, split_secrets
 from grader.authoring.tags import MARKDOWN_STUB, Split, TagError, split_text
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "tags"
@@ -117,7 +119,7 @@ def test_ordinary_comments_starting_with_begin_or_end_are_not_markers(name):
     text = (FIXTURES / name).read_text()
     s = split(name)
     assert s.student == s.solution == text
-    assert s.secret == frozenset()
+    assert split_secrets(s, name, "python" if name.endswith(".py") else "markdown") == frozenset()
 
 
 def test_untagged_text_is_unchanged_including_the_final_newline():
@@ -149,14 +151,20 @@ def test_secret_holds_solution_and_hidden_lines_but_not_public_ones():
         "answer_value = 6 * 7  # SOLUTION\n"
     )
     s = split_text(text, "python", "f.py")
-    assert s.secret == {"total = x.sum(dim=-1)", "HIDDEN_SEED_VALUE = 20240601", "answer_value = 6 * 7"}
+    assert split_secrets(s, "f.py") == {"total = x.sum(dim=-1)", "return total.float()", "HIDDEN_SEED_VALUE = 20240601",
+                                        "answer_value = 6 * 7"}
 
 
 def test_explicit_stub_lines_are_public():
     """Is a STUB body (shown to students) never counted as secret, even if a solution line repeats it?"""
-    text = ("def f():\n    # BEGIN SOLUTION\n    result_value = []\n    # END SOLUTION\n"
-            "    # BEGIN STUB\n    result_value = []\n    # END STUB\n")
-    assert split_text(text, "python", "f.py").secret == frozenset()
+    text = ("def f():\n    # BEGIN SOLUTION\n    result_value = []\n    result_value.append(compute(1))\n"
+            "    # END SOLUTION\n    # BEGIN STUB\n    result_value = []\n    # END STUB\n")
+    s = split_text(text, "python", "f.py")
+    # the region's lines are looked for ...
+    assert split_secrets(s, "f.py") == {"result_value = []", "result_value.append(compute(1))"}
+    built = BuiltAssignment("t", student={"f.py": s.student.encode()}, solution={"f.py": s.solution.encode()},
+                            lines={"f.py": (s.student_lines, s.solution_lines)}, splits={"f.py": s})
+    assert leak_problems(built) == []  # ... but not where its own STUB block shows it
 
 
 # --- errors: each names the file and the exact line -------------------------------------------------------------
