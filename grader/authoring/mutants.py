@@ -37,6 +37,7 @@ import yaml
 
 from grader.config import Rubric, RubricKind, load_assignment, load_rubric
 from grader.errors import LrkitError
+from grader.grading.costs import ONLY_CORRECT
 from grader.grading.probing import run_checks
 from grader.grading.score import Outcomes, score
 from grader.results import CellOutcome
@@ -95,7 +96,7 @@ def load_mutants(folder: Path, default_file: str, root: Path | None = None) -> l
         shared = data.get("shared") or ()
         mutants.append(Mutant(path.stem, data["kind"], str(data.get("about", "")), tuple(data.get("loses") or ()),
                               str(data.get("file", default_file)), pairs, str(data.get("breaks", "")),
-                              tuple(str(f) for f in (shared if isinstance(shared, list) else [shared])),
+                              tuple(str(f) for f in (shared if isinstance(shared, (list, tuple)) else [shared])),
                               data.get("scaffold") is True, where))
     return mutants
 
@@ -256,10 +257,16 @@ def _bug_budget(rubric: Rubric, measured: Measured, texts: dict[str, str]) -> li
     """The fairness rule for one bug: at most 2 automatic items and a quarter of the automatic points, per
     function it touches (`shared`), or only the items requiring the check it `breaks`."""
     m, lost = measured.mutant, set(measured.lost)
-    name, auto, points = f"{m.kind} {m.name}", automatic_points(rubric), sum(measured.lost.values())
+    name, auto = f"{m.kind} {m.name}", automatic_points(rubric)
     out = []
     if not lost:
         return [f"{name} loses nothing: the checks do not see it"]
+    # A cost counts only for correct work (grader/grading/costs.py): a bug that makes a form wrong also
+    # costs that form's cost item, by the rule and not by a cascade; one such item is not held against it.
+    by_rule = sorted(i for i in lost if measured.messages.get(i) and
+                     any(ONLY_CORRECT in text for text in measured.messages[i]))[:1]
+    lost = lost - set(by_rule)
+    points = sum(p for i, p in measured.lost.items() if i in lost)
     if m.breaks:
         outside = sorted(lost - requiring(rubric, m.breaks))
         if outside:

@@ -42,6 +42,8 @@ STEP_MEMORY_BYTES = 8 << 20  # a decoding state may not grow by more than this b
 RUNS = 3  # measurements of a student's run at most (a bound failed: measured again, the least kept)
 MODEL_RUNS = 2  # measurements of the model solution's run (once per bundle and grader process)
 
+ONLY_CORRECT = "(a cost counts only for correct outputs)"  # the one rule's words in a failing case's message
+
 Scalar = bool | int | float | str
 
 
@@ -95,6 +97,7 @@ class RunAnswer:
     why: str
     peak_bytes: int
     cpu_s: float
+    raised: bool = False  # the student's code raised (got is None): nothing about the cost was seen
 
 
 Runner = Callable[[str, Mapping], RunAnswer]  # (whose code: "student" | "model", the probe's inputs) -> answer
@@ -168,7 +171,12 @@ def judge_cost(spec: CheckSpec, case: CostCase, run: Runner, stamp: object) -> C
         answer = run("student", case.inputs_at(n))
         problem = _answer_problem(spec, case, n, answer)
         if problem:
-            return CaseOutcome(spec.name, case.label, False, f"{prefix}: {problem}.{_hint(case)}", cause=spec.cause)
+            # wrong outputs, or an error: the cost item earns nothing (a cost counts only for correct work),
+            # but nothing was seen of the cost, so items that require this check (the form "is recurrent",
+            # "is chunkwise") are left to the form's own equivalence checks: one bug, not a cascade
+            unjudged = answer.raised or answer.got is not None
+            return CaseOutcome(spec.name, case.label, False, f"{prefix}: {problem}.{_hint(case)}",
+                               cause="" if unjudged else spec.cause, raised=answer.raised, gates=not unjudged)
         student.append([Measurement(n, answer.peak_bytes, answer.cpu_s)])
     verdict = _verdict(case, student, model)
     for _ in range(RUNS - 1):  # a bound failed: measured again, the least of the runs decides
@@ -202,8 +210,7 @@ def _answer_problem(spec: CheckSpec, case: CostCase, n: int, answer: RunAnswer) 
     outputs = Case(label=case.label, inputs={}, expect=case.expect(n), atol=case.atol, rtol=case.rtol)
     outcome = judge_case(spec, outputs, answer.got)
     if not outcome.passed:
-        return f"{at}: " + outcome.message.split(": ", 1)[-1].rstrip(".") + \
-            " (a cost counts only for correct outputs)"
+        return f"{at}: " + outcome.message.split(": ", 1)[-1].rstrip(".") + f" {ONLY_CORRECT}"
     if answer.peak_bytes <= 0:
         return f"{at}: the run could not be measured (no cgroup and no process accounting on this machine)"
     return ""

@@ -245,8 +245,12 @@ def _alone_runner(p: PlannedCase, checks_tree: Path, submission: Path, config: A
             spent[1] += result.cpu_s
             spent[2] = max(spent[2], result.peak_memory_mb)
         got, why = _alone_answer(p, result, limits, run_limits, [] if model else notes)
-        return costs.RunAnswer(got, why, result.peak_memory_bytes, result.cpu_s)
+        raised = why.startswith(RAISED)
+        return costs.RunAnswer(got, why.removeprefix(RAISED), result.peak_memory_bytes, result.cpu_s, raised)
     return run
+
+
+RAISED = "\0raised: "  # marks an answer the student's code raised on (not a stop, not a wrong result)
 
 
 def _alone_answer(p: PlannedCase, result: sandbox.RunResult, limits, run_limits,
@@ -268,7 +272,7 @@ def _alone_answer(p: PlannedCase, result: sandbox.RunResult, limits, run_limits,
         if _tampered(entry):
             return None, f"not trusted: {_tampered(entry)} (flagged for review)"
         if "error" in entry:
-            return None, _error_text(entry["error"])
+            return None, RAISED + _error_text(entry["error"])
         if "stopped" in entry:
             return None, _stopped_text(entry, result, limits)
         return _read_result(message)
