@@ -48,7 +48,7 @@ class CaseOutcome:
     message: str = ""
     cause: str = ""  # the likely mistake behind a failure (a named suspect, the check's pitfall), if known
     raised: bool = False  # the student's code raised on this case's input (not a wrong answer, not a stop)
-    gates: bool = True  # a failure that can fail a gate (`requires`): False when the property was not judged
+    excused_by: str = ""  # a failure that fails no gate (`requires`) when this check fails too (see costs.py)
     digest: str = ""  # a wrong result: its rounded fingerprint (grader/grading/fingerprint.py; staff evidence only)
 
 

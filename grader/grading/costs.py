@@ -68,6 +68,7 @@ class CostCase:
     atol: float = 1e-8
     rtol: float = 1e-6
     hint: str = ""
+    compared_by: str = ""  # the check that compares this form with the reference at short lengths (see judge_cost)
 
     def __post_init__(self) -> None:
         short, long = self.lengths
@@ -171,12 +172,15 @@ def judge_cost(spec: CheckSpec, case: CostCase, run: Runner, stamp: object) -> C
         answer = run("student", case.inputs_at(n))
         problem = _answer_problem(spec, case, n, answer)
         if problem:
-            # wrong outputs, or an error: the cost item earns nothing (a cost counts only for correct work),
-            # but nothing was seen of the cost, so items that require this check (the form "is recurrent",
-            # "is chunkwise") are left to the form's own equivalence checks: one bug, not a cascade
+            # Wrong outputs, or an error: the cost item earns nothing (a cost counts only for correct work).
+            # Items that require this check (the form "is recurrent", "is chunkwise") lose too, unless the
+            # form is also wrong where `compared_by` compares it at short lengths: then it is an honest bug,
+            # charged to that form's items, not a cascade. A form right where it is compared and wrong or
+            # raising where it is measured (a length switch) fails the gate.
             unjudged = answer.raised or answer.got is not None
             return CaseOutcome(spec.name, case.label, False, f"{prefix}: {problem}.{_hint(case)}",
-                               cause="" if unjudged else spec.cause, raised=answer.raised, gates=not unjudged)
+                               cause="" if unjudged else spec.cause, raised=answer.raised,
+                               excused_by=case.compared_by if unjudged else "")
         student.append([Measurement(n, answer.peak_bytes, answer.cpu_s)])
     verdict = _verdict(case, student, model)
     for _ in range(RUNS - 1):  # a bound failed: measured again, the least of the runs decides

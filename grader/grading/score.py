@@ -64,7 +64,9 @@ def _gate(item: RubricItem, outcomes: Outcomes) -> CaseOutcome | None:
     """The first failing case of a check the item requires (it does not do its job at all), if any."""
     if not item.requires or not outcomes.checks_run:
         return None
-    return next((c for c in outcomes.cases if c.check in item.requires and not c.passed and c.gates), None)
+    failing = {c.check for c in outcomes.cases if not c.passed}
+    return next((c for c in outcomes.cases if c.check in item.requires and not c.passed
+                 and not (c.excused_by and c.excused_by in failing)), None)
 
 
 def _holds(check: str, outcomes: Outcomes) -> bool:

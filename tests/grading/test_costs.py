@@ -104,6 +104,14 @@ def test_a_fast_wrong_form_earns_nothing(tmp_path):
     outcome = judge_cost(SPEC, _case(), runs, stamp=("wrong", tmp_path))
     assert not outcome.passed and "at L=1024" in outcome.message and "only for correct outputs" in outcome.message
     assert ("student", 8192) not in runs.calls  # a wrong short run needs no long one
+    assert outcome.excused_by == ""  # no check named that compares the form at short lengths: it gates
+
+
+def test_wrong_outputs_name_the_check_that_excuses_them_from_gating(tmp_path):
+    """Wrong outputs are left to `compared_by` (when it fails too, the bug is charged there); a stop is not."""
+    runs = _Runs({**_honest(), ("student", 1024): [(np.zeros(1024), 0.05, 20)]})
+    outcome = judge_cost(SPEC, _case(compared_by="form_equivalence"), runs, stamp=("excused", tmp_path))
+    assert not outcome.passed and outcome.excused_by == "form_equivalence" and outcome.cause == ""
 
 
 def test_the_model_is_measured_first_and_once_per_stamp(tmp_path):

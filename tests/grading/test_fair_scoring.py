@@ -171,3 +171,28 @@ def test_one_blank_answer_keeps_the_others_readable():
     out = Outcomes(answers={"a": AnswerOutcome("a", "blank"), "b": AnswerOutcome("b", "unchecked", "the state")})
     (item,), _ = score(r, out)
     assert item.messages == ("answer a is blank", "answer: the state")
+
+
+def _cost_wrong(excused_by: str) -> CaseOutcome:
+    return CaseOutcome("cost_form", "1", False, "cost_form [1]: at L=1024: wrong (a cost counts only for correct "
+                       "outputs)", excused_by=excused_by)
+
+
+def test_a_cost_case_with_wrong_outputs_does_not_gate_when_the_form_is_wrong_where_it_is_compared():
+    """An honest bug (wrong at every length): the cost item fails, the items requiring the cost check do not."""
+    r = rubric(RubricItem("boundaries", "Boundaries", 3, checks=("boundaries",), requires=("cost_form",)),
+               RubricItem("memory", "Memory", 2, checks=("cost_form",)),
+               RubricItem("form", "Form", 2, checks=("form",)))
+    out = Outcomes(cases=(case("boundaries", True), case("form", False), _cost_wrong("form")))
+    items, _ = score(r, out)
+    assert {i.id: i.points for i in items} == {"boundaries": 3.0, "memory": 0.0, "form": 0.0}
+
+
+def test_a_form_right_where_compared_and_wrong_where_measured_fails_the_gate():
+    """A length switch (honest below the cost lengths, wrong or raising at them) costs what a parallel form does."""
+    r = rubric(RubricItem("boundaries", "Boundaries", 3, checks=("boundaries",), requires=("cost_form",)),
+               RubricItem("form", "Form", 2, checks=("form",)))
+    for excused_by in ("form", ""):
+        out = Outcomes(cases=(case("boundaries", True), case("form", True), _cost_wrong(excused_by)))
+        items, _ = score(r, out)
+        assert {i.id: i.points for i in items} == {"boundaries": 0.0, "form": 2.0}, excused_by

@@ -240,6 +240,10 @@ def _cost_reference(kind, L):
     return ref.linear_attention(Q, K, V) if kind == "linear" else ref.retention_by_steps(Q, K, V, COST_GAMMA)
 
 
+COMPARED_BY = {"linear_recurrent": "linear_recurrent", "retention_recurrent": "retention_recurrent",
+               "chunkwise": "retention_chunkwise", "step": "state_step"}  # each form's equivalence check
+
+
 def _cost_case(form, name):
     kind = "linear" if form in ("linear_recurrent", "step") else "retention"
     short, long = COST_LENGTHS
@@ -248,7 +252,8 @@ def _cost_case(form, name):
                     inputs={"form": form, "lead": list(COST_LEAD), "m": 4, "d_v": 4, "gamma": COST_GAMMA,
                             "chunk_size": COST_CHUNK, "seed": COST_SEED},
                     expect=lambda n: {"y": _cost_reference(kind, n)}, lengths=COST_LENGTHS,
-                    grows=STEPS if form == "step" else LINEAR, sequences=COST_LEAD[0], hint=COST_HINT)
+                    grows=STEPS if form == "step" else LINEAR, sequences=COST_LEAD[0], hint=COST_HINT,
+                    compared_by=COMPARED_BY[form])
 
 
 @check(probe="form_cost", cause="linear_attention_recurrent is not recurrent (it builds an L × L matrix, calls a "
