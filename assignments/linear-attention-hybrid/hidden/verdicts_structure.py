@@ -270,7 +270,7 @@ def cost_step():
     short, long = COST_STEPS
     yield CostCase(label=f"B={COST_B}, D={COST_D}, H={COST_H}, {short} and {long} steps", inputs={
         "B": COST_B, "seed": COST_SEED, **_cost_weights()}, expect=_cost_reference, lengths=COST_STEPS,
-        length_key="T", grows=STEPS, sequences=COST_B * COST_H, rtol=1e-5, atol=1e-4, compared_by="step_reference",  # as step_matches, with
-        # the outputs' scale after thousands of steps (a guarding epsilon in the normalizer is a correct step)
+        length_key="T", grows=STEPS, sequences=COST_B * COST_H, compared_by="step_reference",
+        rtol=1e-5, atol=1e-4,  # as step_matches, at the outputs' scale (a guarding epsilon is a correct step)
         hint="A step folds one token into (S, z) and reads them: constant work and memory per token, whatever "
              "the history (no list of past tokens, no forward over them).")
