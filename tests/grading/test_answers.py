@@ -210,7 +210,8 @@ def test_number_with_tolerance_and_times_sign():
 
 
 @pytest.mark.parametrize("answer", ["≈ 781 ×", "~781x", "781 x", "781 times", "about 781", "roughly 781-fold",
-                                    "≈781×.", "approx. 7.81 × 10^2"])
+                                    "≈781×.", "approx. 7.81 × 10^2", "~781x (times more operations)",
+                                    "781 (softmax re-reads every cached key)"])
 def test_numbers_are_read_as_people_write_them(answer):
     """Is "≈ 781 ×" read as 781, as "781" is (the tolerance still applies)?"""
     assert check_answer(NumberEntry("attention_vs_state", 781.25, rtol=0.01), answer).status == "correct"
@@ -219,7 +220,8 @@ def test_numbers_are_read_as_people_write_them(answer):
 
 def test_an_unreadable_number_names_the_accepted_forms():
     outcome = check_answer(NumberEntry("attention_vs_state", 781.25, rtol=0.01), "lots and lots")
-    assert outcome.status == "unreadable" and "≈ 781 ×" in outcome.message and "781 times" in outcome.message
+    assert outcome.status == "unreadable" and "≈ 42 ×" in outcome.message and "42 times" in outcome.message
+    assert "781" not in outcome.message and "78" not in outcome.message  # the examples never hint at the key
 
 
 @pytest.mark.parametrize("answer", ["b", "B", "(b)", "b)", " b. ", "b) only the full-attention caches",
