@@ -98,8 +98,8 @@ def gamma_rejected(form, gamma, lead):
     lead: the number of heads for a per-head gamma (0 for a float gamma).
     """
     import linear_attention as la
-    shape = (lead, 5, 3) if lead else (5, 3)
-    Q = torch.linspace(-1, 1, 15, dtype=torch.float64).reshape(shape[-2:]).expand(shape).contiguous()
+    shape = (lead, 6, 3) if lead else (6, 3)  # three full chunks of 2: a short last chunk is another item's
+    Q = torch.linspace(-1, 1, 18, dtype=torch.float64).reshape(shape[-2:]).expand(shape).contiguous()
     try:
         _retention(la, form, Q, Q.flip(-1), Q, _gamma(gamma), 2)
     except ValueError:

@@ -22,6 +22,17 @@ from . import reference as ref
 # (B, T, D, H): head counts 1..8, T from 1 to 40, B up to 3
 SHAPES = [(1, 1, 4, 1), (2, 5, 8, 2), (3, 9, 12, 3), (2, 17, 16, 4), (1, 24, 16, 8), (2, 40, 24, 4),
           (3, 12, 32, 8), (1, 31, 6, 2)]
+# Edges of the inputs each form must handle, in the forms' own equivalence items only: one token of a batch
+# (a squeeze() drops the wrong axis), and learned decays at the ends of (0, 1) (a clamp "for stability").
+EDGES = [((3, 1, 8, 2), None), ((2, 6, 8, 2), (0.9999, 0.002))]
+
+
+def _shapes():
+    """(seed offset, B, T, D, H, gammas or None): the plain shapes, then the edges."""
+    for seed, shape in enumerate(SHAPES):
+        yield (seed, *shape, None)
+    for n, (shape, gammas) in enumerate(EDGES):
+        yield (len(SHAPES) + n, *shape, gammas)
 
 MISTAKES = {
     "no_normalizer": "the normalizer is dropped (y = φ(q)ᵀS instead of φ(q)ᵀS / φ(q)ᵀz)",
@@ -48,7 +59,7 @@ def _suspects(x, w, variants, key="y0"):
 
 
 def _label(B, T, D, H, w):
-    gammas = ", ".join(f"{g:.2f}" for g in 1 / (1 + np.exp(-w["gamma_logit"])))
+    gammas = ", ".join(f"{g:.4g}" for g in 1 / (1 + np.exp(-w["gamma_logit"])))
     return f"B={B}, T={T}, D={D}, H={H}, γ=({gammas})"
 
 
@@ -161,8 +172,8 @@ def _atol(y):
 def forward_reference():
     """forward(x) equals the reference decayed, normalized linear attention."""
     yield from _layout_cases("forward", 150)
-    for seed, (B, T, D, H) in enumerate(SHAPES):
-        x, w = _inputs(100 + seed, B, T, D, H)
+    for seed, B, T, D, H, gammas in _shapes():
+        x, w = _inputs(100 + seed, B, T, D, H, gammas)
         want = ref.linear_attention(x, w)
         yield Case(label=_label(B, T, D, H, w), inputs={"n": 1, "x0": x, **w},
                    expect={"y0": want["y"]}, rtol=1e-5, atol=_atol(want["y"]),
@@ -193,8 +204,8 @@ def _layout_cases(form, seed0):
 def step_reference():
     """Repeated step() calls give the reference outputs and final state (S, z)."""
     yield from _layout_cases("step", 250)
-    for seed, (B, T, D, H) in enumerate(SHAPES):
-        x, w = _inputs(200 + seed, B, T, D, H)
+    for seed, B, T, D, H, gammas in _shapes():
+        x, w = _inputs(200 + seed, B, T, D, H, gammas)
         want = ref.linear_attention(x, w)
         yield Case(label=_label(B, T, D, H, w), inputs={"n": 1, "x0": x, **w},
                    expect={"y0": want["y"], "S0": want["S"], "z0": want["z"]}, rtol=1e-5, atol=_atol(want["y"]),
