@@ -244,39 +244,37 @@ def _alone_runner(p: PlannedCase, checks_tree: Path, submission: Path, config: A
             spent[0] += result.wall_s
             spent[1] += result.cpu_s
             spent[2] = max(spent[2], result.peak_memory_mb)
-        got, why = _alone_answer(p, result, limits, run_limits, [] if model else notes)
-        raised = why.startswith(RAISED)
-        return costs.RunAnswer(got, why.removeprefix(RAISED), result.peak_memory_bytes, result.cpu_s, raised)
+        got, why, raised = _alone_answer(p, result, limits, run_limits, [] if model else notes)
+        return costs.RunAnswer(got, why, result.peak_memory_bytes, result.cpu_s, raised)
     return run
 
 
-RAISED = "\0raised: "  # marks an answer the student's code raised on (not a stop, not a wrong result)
-
-
 def _alone_answer(p: PlannedCase, result: sandbox.RunResult, limits, run_limits,
-                  notes: list[str]) -> tuple[dict | None, str]:
-    """The one case's answer in a run of it alone, or (None, why there is none)."""
+                  notes: list[str]) -> tuple[dict | None, str, bool]:
+    """The one case's answer in a run of it alone, or (None, why there is none); and whether the student's
+    code raised (not a stop, not a wrong result)."""
     if result.cpu_exceeded:
-        return None, messages.over_cpu_time(run_limits.cpu_time_s)
+        return None, messages.over_cpu_time(run_limits.cpu_time_s), False
     decoded, problem = channel.decode(result.channel)
     first = decoded[0].header if decoded else {}
     if first.get("event") != "import":
-        return None, f"importing your module failed: {_why_stopped(result, limits)}"
+        return None, f"importing your module failed: {_why_stopped(result, limits)}", False
     if first.get("ok") is not True:
-        return None, _import_failure(first, result, limits)
+        return None, _import_failure(first, result, limits), False
     for message in decoded:
         entry = message.header
         _tamper_notes(entry.get("tampered"), notes)
         if entry.get("event") != "case" or entry.get("case") != p.id:
             continue
         if _tampered(entry):
-            return None, f"not trusted: {_tampered(entry)} (flagged for review)"
+            return None, f"not trusted: {_tampered(entry)} (flagged for review)", False
         if "error" in entry:
-            return None, RAISED + _error_text(entry["error"])
+            return None, _error_text(entry["error"]), True
         if "stopped" in entry:
-            return None, _stopped_text(entry, result, limits)
-        return _read_result(message)
-    return None, f"the driver's messages could not be read ({problem})" if problem else _why_stopped(result, limits)
+            return None, _stopped_text(entry, result, limits), False
+        return (*_read_result(message), False)
+    why = f"the driver's messages could not be read ({problem})" if problem else _why_stopped(result, limits)
+    return None, why, False
 
 
 def _judge(planned: list[PlannedCase], result: sandbox.RunResult, limits, run_limits) -> CheckRun:

@@ -59,7 +59,7 @@ WATCHED = {
 for _owner, _names in ((os, "write"), (struct, "pack"), (np, "load array ascontiguousarray"),  # what the child
                        (torch, "from_numpy stack"), (torch.Tensor, "numpy detach")):     # reads and answers with
     WATCHED.update({f"{_owner.__name__}.{n}": (lambda o=_owner, n=n: getattr(o, n)) for n in _names.split()})
-PROBES = []  # [the probes module, its marks, its functions] as loaded, before any student code ran
+PROBES = {}  # "module", its "marks" and its "functions", as loaded before any student code ran
 MAX_MESSAGE = 400
 MAX_HEADER = 256 * 1024
 PR_SET_DUMPABLE = 4
@@ -133,12 +133,12 @@ def tampered(before):
     now = snapshot()
     changed = [name for name in WATCHED if now[name] != before[name]]
     probes = sys.modules.get("lrkit_probes")
-    marks = probe_marks(probes) if probes is not None and probes is PROBES[0] else None
+    marks = probe_marks(probes) if probes is not None and probes is PROBES["module"] else None
     if marks is None:
         changed.append("the checks' probes module")
-    elif marks != PROBES[1]:
-        changed += [f"lrkit_probes.{n}" for n in sorted(set(marks) | set(PROBES[1]))
-                    if marks.get(n) != PROBES[1].get(n)][:3]
+    elif marks != PROBES["marks"]:
+        changed += [f"lrkit_probes.{n}" for n in sorted(set(marks) | set(PROBES["marks"]))
+                    if marks.get(n) != PROBES["marks"].get(n)][:3]
     if sys.gettrace() is not None:
         changed.append("sys.settrace")
     if sys.getprofile() is not None:
@@ -207,7 +207,7 @@ def child(job, cases_r, answers_w):
     probes = types.ModuleType("lrkit_probes")
     sys.modules["lrkit_probes"] = probes
     exec(compile(job.pop("probes"), "<probes>", "exec"), probes.__dict__)
-    PROBES[:] = [probes, probe_marks(probes), dict(vars(probes))]
+    PROBES.update(module=probes, marks=probe_marks(probes), functions=dict(vars(probes)))
     before = snapshot()
     sys.path.append(submission)
     for name in job["modules"]:
@@ -228,7 +228,7 @@ def child(job, cases_r, answers_w):
             kwargs = dict(case.get("scalars", {}))
             with np.load(io.BytesIO(inputs), allow_pickle=False) as data:
                 kwargs.update({key: data[key] for key in data.files})
-            result = PROBES[2][case["probe"]](**kwargs)  # as they were before the student's import
+            result = PROBES["functions"][case["probe"]](**kwargs)  # as they were before the student's import
             if not isinstance(result, dict):
                 raise TypeError(f"probe {case['probe']} returned {type(result).__name__}, not a dict")
             header, body = encode(result, job["max_result_bytes"])
