@@ -22,7 +22,10 @@ from . import reference as ref
 LEADS = [(), (2,), (2, 3)]
 SHAPES = [(1, 3, 2), (7, 4, 3), (13, 4, 4)]     # (L, m, d_v): m != d_v and m == d_v
 L_CHUNK = 13
-FLOAT_GAMMAS = [0.0, 1e-3, 0.5, 0.9, 1.0]
+# Interior decays only: gamma = 0 and gamma = 1 are the edges, judged in gamma_validation alone, so a form
+# that mishandles an edge (0**0, log 0, rejecting 1) loses that item and not every retention item.
+FLOAT_GAMMAS = [1e-3, 0.5, 0.9, 0.999]
+GAMMA_EDGES = {0.0: 1e-10, 1.0: 1.0 - 1e-10}   # an edge and a value next to it: the output must not jump
 LINEAR_FORMS = ("parallel", "recurrent", "step")
 RETENTION_FORMS = ("parallel", "recurrent", "chunkwise")
 FORM_NAME = {"parallel": "linear_attention_parallel", "recurrent": "linear_attention_recurrent",
@@ -41,8 +44,8 @@ MISTAKES = {
 
 
 def per_head_gamma(lead):
-    """One gamma per head (the last leading dim), mixing the edge values."""
-    return np.array([0.0, 0.5, 1.0][:lead[-1]]) if len(lead) == 2 else np.array([0.9, 1e-3])
+    """One gamma per head (the last leading dim), far apart but inside (0, 1) (the edges are gamma_validation's)."""
+    return np.array([0.2, 0.5, 0.95][:lead[-1]]) if len(lead) == 2 else np.array([0.9, 1e-3])
 
 
 def gammas(lead):
@@ -435,36 +438,48 @@ def causal_retention():
 
 # ----------------------------------------------------------------------------- retention pitfalls
 
-def _rescaled(Q, K, gamma):
-    """q_n·γ^n and k_m·γ^(-m): retention with gamma on (Q, K) equals retention with 1 on these."""
+def _rescaled(Q, K, gamma, other):
+    """q_n·r^n and k_m·r^(-m) with r = gamma / other: retention with gamma on (Q, K) equals retention with
+    ``other`` on these (gamma^(n-m) = other^(n-m) r^(n-m)). Both decays are inside (0, 1): the edges are
+    another item's."""
     L = Q.shape[-2]
-    g = ref.gamma_array(gamma, Q.shape[:-2])[..., None, None]
+    lead = Q.shape[:-2]
+    r = (ref.gamma_array(gamma, lead) / ref.gamma_array(other, lead))[..., None, None]
     n = np.arange(L)[:, None]
-    return Q * g ** n, K * g ** (-n)
+    return Q * r ** n, K * r ** (-n)
+
+
+# (gamma, the other decay the rescaled run uses): ratios both below and above 1
+DECAY_PAIRS = [(0.5, 0.9), (0.8, 0.6)]
+PER_HEAD_PAIR = (np.array([0.5, 0.9, 0.7]), np.array([0.9, 0.6, 0.95]))
 
 
 @check(probe="retention_runs", cause=MISTAKES["no_decay"])
 def decay_every_form():
-    """Every retention form applies the decay γ^(n-m): rescaling q_n by γ^n and k_m by γ^-m turns γ into 1."""
+    """Every retention form applies the decay γ^(n-m): rescaling q_n by r^n and k_m by r^-m (r = γ/γ')
+    turns γ into γ'."""
     seed = 700
     for lead in LEADS:
-        for gamma in [0.5, 0.8] + ([np.array([0.5, 0.9, 0.7][:lead[-1]])] if lead else []):
+        pairs = DECAY_PAIRS + ([tuple(g[:lead[-1]] for g in PER_HEAD_PAIR)] if lead else [])
+        for gamma, other in pairs:
             for form in RETENTION_FORMS:
                 L = 7
                 Q, K, V = ref.qkv(seed, lead, L, 4, 4)
                 seed += 1
-                Q1, K1 = _rescaled(Q, K, gamma)
+                Q1, K1 = _rescaled(Q, K, gamma, other)
 
                 def judge(got):
                     y, y1 = _arr(got, "y0"), _arr(got, "y1")
                     if y.shape != y1.shape or y.ndim < 2:
                         return f"the outputs have shapes {y.shape} and {y1.shape}"
                     if not close(y[..., -1, :], y1[..., -1, :]):
-                        return ("the last output with gamma differs from the output with gamma = 1 on queries scaled "
-                                "by γ^n and keys by γ^-m: the weight of token m in output n is not γ^(n-m)")
+                        return ("the last output with gamma differs from the output with another gamma' on queries "
+                                "scaled by (γ/γ')^n and keys by (γ/γ')^-m: the weight of token m in output n is not "
+                                "γ^(n-m)")
                     return None
-                yield Case(label=f"retention_{form}, {gamma_label(gamma)}, leading dims {lead}, L={L}",
-                           inputs=runs((Q, K, V), (Q1, K1, V), form=form, gamma0=gamma, gamma1=1.0,
+                yield Case(label=f"retention_{form}, {gamma_label(gamma)} vs {gamma_label(other)}, leading dims "
+                                 f"{lead}, L={L}",
+                           inputs=runs((Q, K, V), (Q1, K1, V), form=form, gamma0=gamma, gamma1=other,
                                        chunk0=L + 2, chunk1=L + 2),
                            judge=judge,
                            hint="The decay belongs in all three forms: D[n, m] = gamma**(n-m) in the parallel one, "
@@ -481,21 +496,35 @@ def _chunk_suspects(Q, K, V, gamma, chunk):
     }
 
 
+def _across_chunks_only(seed, lead, L, chunk, m=4, d_v=3):
+    """Q, K, V where a query meets no key of its own chunk (q in one half of the coordinates, k in the
+    other, swapped chunk to chunk): every output is made of cross-chunk terms alone, so a mistake inside
+    a chunk (its decay mask) cannot show, and the boundary exponents are all that is left."""
+    Q, K, V = ref.qkv(seed, lead, L, m, d_v)
+    even = (np.arange(L) // chunk) % 2 == 0
+    half = np.arange(m) < m // 2
+    q_mask = np.where(even[:, None], half[None, :], ~half[None, :])
+    return Q * q_mask, K * ~q_mask, V
+
+
 @check(probe="retention_runs")
 def chunk_boundaries():
-    """retention_chunkwise gives the same output for every chunk size (γ^(j+1) across, γ^(n-1-s) carried)."""
+    """retention_chunkwise gives the same output for every chunk size (γ^(j+1) across, γ^(n-1-s) carried).
+    A chunk size that changes the output is forgiven only when the cross-chunk terms alone are right (a
+    mistake inside the chunks, another item's, makes the chunk size matter without touching a boundary)."""
     seed = 800
     for lead in LEADS:
-        for gamma in [0.0, 0.5, 0.9] + ([per_head_gamma(lead)] if lead else []):
+        for gamma in [0.3, 0.5, 0.9] + ([per_head_gamma(lead)] if lead else []):
             for chunk in [1, 3, 4, 5]:
                 Q, K, V = ref.qkv(seed, lead, L_CHUNK, 4, 3)
+                across = _across_chunks_only(seed + 5000, lead, L_CHUNK, chunk)
                 seed += 1
 
-                def judge(got, Q=Q, K=K, V=V, gamma=gamma, chunk=chunk):
-                    y, one = _arr(got, "y0"), _arr(got, "y1")
+                def judge(got, Q=Q, K=K, V=V, gamma=gamma, chunk=chunk, across=across):
+                    y, one, y_across = _arr(got, "y0"), _arr(got, "y1"), _arr(got, "y2")
                     if y.shape != one.shape or y.ndim < 2:
                         return f"the outputs have shapes {y.shape} and {one.shape}"
-                    if close(y, one):
+                    if close(y, one) or close(y_across, ref.retention(*across, gamma)):
                         return None
                     where = _first_bad_position(y, one)
                     message = (f"with chunk_size={chunk} the output differs from the same call with one chunk, "
@@ -507,8 +536,8 @@ def chunk_boundaries():
                     return message
                 yield Case(label=f"chunk_size={chunk} vs one chunk, L={L_CHUNK}, {gamma_label(gamma)}, "
                                  f"leading dims {lead}",
-                           inputs=runs((Q, K, V), (Q, K, V), form="chunkwise", gamma0=gamma, gamma1=gamma,
-                                       chunk0=chunk, chunk1=L_CHUNK + 3),
+                           inputs=runs((Q, K, V), (Q, K, V), across, form="chunkwise", gamma0=gamma, gamma1=gamma,
+                                       gamma2=gamma, chunk0=chunk, chunk1=L_CHUNK + 3, chunk2=chunk),
                            judge=judge,
                            hint="With local index j = 0..n-1: the cross-chunk term is gamma**(j+1) * q_j R and the "
                                 "update is R = gamma**n R + Σ_s gamma**(n-1-s) k_sᵀ v_s. Test chunk sizes that do not "
@@ -559,23 +588,45 @@ def partial_chunk_state():
                      "real length n (Q[..., c0:c0+chunk_size, :].shape[-2]), not chunk_size.")
 
 
+def _edge_judge(gamma, near):
+    """gamma is an edge of [0, 1]: accepted, finite, and the output next to it (``near``) is the same."""
+    def judge(got):
+        raised = str(got.get("raised", ""))
+        if raised:
+            return f"raised {raised} for gamma={gamma!r}, a valid decay (0 <= gamma <= 1)"
+        y, y_near = _arr(got, "y"), _arr(got, "y_near")
+        if not np.isfinite(y).all():
+            return f"the output at gamma={gamma!r} has NaN or inf (0**0 is 1; never take log(gamma))"
+        if not close(y, y_near):
+            return (f"the output jumps at gamma={gamma!r}: it differs from the output at gamma={near!r}, "
+                    "although the weights gamma**(n-m) move by a hair")
+        return None
+    return judge
+
+
 @check(probe="gamma_rejected")
 def gamma_validation():
-    """gamma outside [0, 1] raises ValueError in every retention form; 0 and 1 are accepted."""
-    bad = [1.5, 1.0 + 1e-6, -0.1, -1e-6, np.array([0.5, 1.2]), np.array([-0.1, 0.9])]
-    fine = [0.0, 1.0, np.array([0.0, 1.0])]
+    """gamma outside [0, 1] (NaN included) raises ValueError in every retention form; the edges 0 and 1 are
+    accepted and give what a decay next to them gives (0**0 = 1: each token sees itself)."""
+    # NaN travels in an array (a job's scalars are finite JSON): `gamma < 0 or gamma > 1` lets it through
+    bad = [1.5, 1.0 + 1e-6, -0.1, -1e-6, np.array([0.5, 1.2]), np.array([-0.1, 0.9]), np.array([np.nan, 0.5])]
+    edges = [(g, GAMMA_EDGES[g]) for g in (0.0, 1.0)] + [(np.array([0.0, 1.0]), np.array(list(GAMMA_EDGES.values())))]
     for form in RETENTION_FORMS:
-        for gamma, rejected in [(g, True) for g in bad] + [(g, False) for g in fine]:
+        for gamma in bad:
             lead = len(gamma) if isinstance(gamma, np.ndarray) else 0
             what = f"per-head gamma {gamma.tolist()}" if lead else f"gamma={gamma!r}"
-            yield Case(
-                label=f"retention_{form}, {what}",
-                inputs={"form": form, "gamma": gamma, "lead": lead},
-                expect={"raised": "ValueError" if rejected else ""},
-                hint=("Check gamma before using it: raise ValueError unless 0 <= gamma <= 1 for every entry "
-                      "(a tensor gamma has one entry per head)." if rejected else
-                      "gamma = 0 and gamma = 1 are valid (0 <= gamma <= 1); do not raise for them."),
-            )
+            yield Case(label=f"retention_{form}, {what}", inputs={"form": form, "gamma": gamma, "lead": lead},
+                       expect={"raised": "ValueError"},
+                       hint="Check gamma before using it: raise ValueError unless 0 <= gamma <= 1 for every entry "
+                            "(a tensor gamma has one entry per head; NaN fails every comparison).")
+        for gamma, near in edges:
+            lead = len(gamma) if isinstance(gamma, np.ndarray) else 0
+            what = f"per-head gamma {gamma.tolist()}" if lead else f"gamma={gamma!r}"
+            yield Case(label=f"retention_{form}, {what} (an edge)",
+                       inputs={"form": form, "gamma": gamma, "lead": lead, "near": near},
+                       judge=_edge_judge(gamma.tolist() if lead else gamma, near.tolist() if lead else near),
+                       hint="gamma = 0 and gamma = 1 are valid (0 <= gamma <= 1): do not raise for them, and keep "
+                            "0**0 = 1 (torch.pow does; exp(n * log(gamma)) does not).")
 
 
 # every face against the reference, float32, two states, the cost (their checks are collected with these)

@@ -92,8 +92,9 @@ def feature(x):
     return {"phi": la.feature_map(_t(x))}
 
 
-def gamma_rejected(form, gamma, lead):
-    """Call a retention form with an out-of-range (or boundary) gamma; report what it raised.
+def gamma_rejected(form, gamma, lead, near=None):
+    """Call a retention form with an out-of-range (or edge) gamma; report what it raised. For an edge,
+    ``near`` is a decay next to it: the outputs at both come back (y, y_near).
 
     lead: the number of heads for a per-head gamma (0 for a float gamma).
     """
@@ -101,12 +102,14 @@ def gamma_rejected(form, gamma, lead):
     shape = (lead, 6, 3) if lead else (6, 3)  # three full chunks of 2: a short last chunk is another item's
     Q = torch.linspace(-1, 1, 18, dtype=torch.float64).reshape(shape[-2:]).expand(shape).contiguous()
     try:
-        _retention(la, form, Q, Q.flip(-1), Q, _gamma(gamma), 2)
+        y = _retention(la, form, Q, Q.flip(-1), Q, _gamma(gamma), 2)
     except ValueError:
         return {"raised": "ValueError"}
     except Exception as exc:  # a different exception is a wrong answer, not a crash
         return {"raised": type(exc).__name__}
-    return {"raised": ""}
+    if near is None:
+        return {"raised": ""}
+    return {"raised": "", "y": y, "y_near": _retention(la, form, Q, Q.flip(-1), Q, _gamma(near), 2)}
 
 
 def multiscale(num_heads):
@@ -129,6 +132,7 @@ def two_states(**kw):
         if 2 <= t < Qa.shape[-2]:
             ya.append(a.step(Qa[..., t, :], Ka[..., t, :], Va[..., t, :]))
     out["side0"], out["side1"] = torch.stack(ya, dim=-2), torch.stack(yb, dim=-2)
+    out["again0"] = _by_steps(la, Qa, Ka, Va)   # a fresh state after all that: where the others left nothing
     return out
 
 
