@@ -13,24 +13,35 @@ hidden checks, the answers), exactly as a class is graded; `rate` compares what 
 what it should lose and gives the figures the fairness promise is about: bugs that lose only their
 items, misses, cascades (items and points beyond), stubs' points, alternatives' losses. The mutant
 tables measure the checks on the bugs they were tuned on; a corpus measures them on bugs nobody fitted.
+
+A bug's own form's cost item, lost by the rule that a cost counts only for correct work
+(``costs.charged_by_rule``), is not counted beyond its items: the mutant budget reads the same rule.
+
+An attack corpus pairs each trick with its honest control (the same algorithm, no trick):
+
+    - {name: ctrl_chunkwise_parallel, kind: control, about: retention_chunkwise calls the parallel form}
+    - {name: atk_parallel_in_memfd, kind: attack, control: ctrl_chunkwise_parallel, about: ... in a memfd}
+
+and an attack is "ok" when it loses at least every item its control loses: the trick gained nothing.
 """
 from __future__ import annotations
 
 import logging
 import shutil
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import yaml
 
 from grader.config import ConfigError, RubricKind, load_rubric
+from grader.grading.costs import charged_by_rule
 from grader.report.render import load_report
 from grader.results import Report
 
 log = logging.getLogger(__name__)
 
-KINDS = ("bug", "alternative", "stub", "answer")
+KINDS = ("bug", "alternative", "stub", "answer", "control", "attack")
 # the promise, as issue 22 states it: a single bug costs its own items, at most one beyond and never
 # more than 15 % of the automatic points
 ONE_BEYOND, BEYOND_SHARE = 1, 0.15
@@ -42,6 +53,7 @@ class Case:
     kind: str
     about: str
     should_lose: tuple[str, ...]
+    control: str = ""  # an attack's honest control: the same algorithm without the trick (kind `control`)
 
 
 @dataclass(frozen=True)
@@ -50,10 +62,17 @@ class Rated:
     lost: dict[str, float]  # automatic item id -> points lost
     earned: float  # points earned on code and exercise items (a stub keeps its notebook's answers)
     status: str  # the report's status (graded, crashed, ...)
+    by_rule: tuple[str, ...] = ()  # the form's cost item, lost by the rule that a cost counts only for correct work
+    control_lost: tuple[str, ...] = ()  # an attack's: what its honest control lost
+
+    @property
+    def gained(self) -> tuple[str, ...]:
+        """An attack's gain: items its honest control lost and it kept (the trick fooled those checks)."""
+        return tuple(sorted(set(self.control_lost) - set(self.lost)))
 
     @property
     def beyond(self) -> dict[str, float]:
-        return {i: p for i, p in self.lost.items() if i not in self.case.should_lose}
+        return {i: p for i, p in self.lost.items() if i not in self.case.should_lose and i not in self.by_rule}
 
     def verdict(self, automatic: float) -> str:
         """What this case says about the checks: ok, missed, cascade, within (one item beyond, small)."""
@@ -64,6 +83,10 @@ class Rated:
             return "ok" if self.earned == 0 else "earns"
         if kind == "answer":
             return "ok" if set(self.lost) == set(self.case.should_lose) else "disagrees"
+        if kind == "control":
+            return "control"
+        if kind == "attack":
+            return "fools" if self.gained else "ok"
         if not set(self.lost) & set(self.case.should_lose):
             return "missed"
         if not self.beyond:
@@ -93,7 +116,14 @@ def load_corpus(folder: Path) -> list[Case]:
         lose = entry.get("should_lose") or []
         if not isinstance(lose, list) or not all(isinstance(i, str) for i in lose):
             raise ConfigError(path, f"case {name!r}: should_lose is a list of rubric item ids")
-        cases.append(Case(name, kind, str(entry.get("about", "")), tuple(lose)))
+        control = entry.get("control") or ""
+        if kind == "attack" and not (isinstance(control, str) and control):
+            raise ConfigError(path, f"case {name!r}: an attack names its honest control (control: <case name>)")
+        cases.append(Case(name, kind, str(entry.get("about", "")), tuple(lose), str(control)))
+    names = {c.name: c.kind for c in cases}
+    for case in cases:
+        if case.control and names.get(case.control) not in ("control", "alternative", "bug", "stub"):
+            raise ConfigError(path, f"case {case.name!r}: its control {case.control!r} is not a case of this corpus")
     return cases
 
 
@@ -116,12 +146,15 @@ def rate(folder: Path, out: Path, solution: Path) -> list[Rated]:
     automatic = {i.id for i in rubric.items if i.kind != RubricKind.MANUAL}
     code = {i.id for i in rubric.items if i.kind in (RubricKind.CHECKS, RubricKind.CELLS)}
     rated = []
-    for case in load_corpus(folder):
+    cases = load_corpus(folder)
+    for case in cases:
         report: Report = load_report(out / case.name / "report.json")
         items = [i for i in report.items if i.id in automatic]
         lost = {i.id: round(i.max_points - i.points, 6) for i in items if i.points < i.max_points}
-        rated.append(Rated(case, lost, sum(i.points for i in items if i.id in code), report.status))
-    return rated
+        by_rule = charged_by_rule({i.id: i.messages for i in items if i.id in lost}) if case.kind == "bug" else ()
+        rated.append(Rated(case, lost, sum(i.points for i in items if i.id in code), report.status, by_rule))
+    lost_by = {r.case.name: tuple(sorted(r.lost)) for r in rated}
+    return [replace(r, control_lost=lost_by[r.case.control]) if r.case.control else r for r in rated]
 
 
 def automatic_points(solution: Path) -> float:
@@ -133,8 +166,13 @@ def table(rated: list[Rated], automatic: float) -> str:
     rows = ["| case | kind | should lose | lost | beyond (points) | verdict |", "|---|---|---|---|---|---|"]
     for r in rated:
         beyond = r.beyond
-        rows.append(f"| {r.case.name} | {r.case.kind} | {', '.join(r.case.should_lose) or '-'} | "
-                    f"{', '.join(sorted(r.lost)) or '-'} | "
+        lost = [f"{i} (by rule)" if i in r.by_rule else i for i in sorted(r.lost)]
+        should = (f"what {r.case.control} loses: {', '.join(r.control_lost) or '-'}" if r.case.kind == "attack"
+                  else ', '.join(r.case.should_lose) or '-')
+        if r.case.kind == "attack":
+            beyond = {i: 0.0 for i in r.gained}  # the column shows what the trick gained over its control
+        rows.append(f"| {r.case.name} | {r.case.kind} | {should} | "
+                    f"{', '.join(lost) or '-'} | "
                     f"{', '.join(sorted(beyond)) or '-'}{f' ({sum(beyond.values()):g})' if beyond else ''} | "
                     f"{r.verdict(automatic)} |")
     return "\n".join(rows)
@@ -149,6 +187,7 @@ def rates(rated: list[Rated], automatic: float) -> dict[str, str]:
     stubs = [r for r in rated if r.case.kind == "stub"]
     alts = [r for r in rated if r.case.kind == "alternative"]
     answers = [r for r in rated if r.case.kind == "answer"]
+    attacks = [r for r in rated if r.case.kind == "attack"]
     n = max(1, len(bugs))
     return {
         "bugs": f"{len(bugs)}",
@@ -162,6 +201,7 @@ def rates(rated: list[Rated], automatic: float) -> dict[str, str]:
         "stubs' points on code and exercise items": ", ".join(f"{r.earned:g}" for r in stubs) or "-",
         "alternatives losing points": f"{sum(1 for r in alts if r.lost)} of {len(alts)}",
         "answers judged as declared": f"{sum(1 for r in answers if r.verdict(automatic) == 'ok')} of {len(answers)}",
+        "attacks gaining over their honest control": f"{sum(1 for r in attacks if r.gained)} of {len(attacks)}",
     }
 
 

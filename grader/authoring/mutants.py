@@ -37,7 +37,7 @@ import yaml
 
 from grader.config import Rubric, RubricKind, load_assignment, load_rubric
 from grader.errors import LrkitError
-from grader.grading.costs import ONLY_CORRECT
+from grader.grading.costs import charged_by_rule
 from grader.grading.probing import run_checks
 from grader.grading.score import Outcomes, score
 from grader.results import CellOutcome
@@ -263,9 +263,7 @@ def _bug_budget(rubric: Rubric, measured: Measured, texts: dict[str, str]) -> li
         return [f"{name} loses nothing: the checks do not see it"]
     # A cost counts only for correct work (grader/grading/costs.py): a bug that makes a form wrong also
     # costs that form's cost item, by the rule and not by a cascade; one such item is not held against it.
-    by_rule = sorted(i for i in lost if measured.messages.get(i) and
-                     any(ONLY_CORRECT in text for text in measured.messages[i]))[:1]
-    lost = lost - set(by_rule)
+    lost = lost - set(charged_by_rule({i: measured.messages.get(i, ()) for i in lost}))
     points = sum(p for i, p in measured.lost.items() if i in lost)
     if m.breaks:
         outside = sorted(lost - requiring(rubric, m.breaks))

@@ -44,6 +44,14 @@ MODEL_RUNS = 2  # measurements of the model solution's run (once per bundle and 
 
 ONLY_CORRECT = "(a cost counts only for correct outputs)"  # the one rule's words in a failing case's message
 
+
+def charged_by_rule(messages: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+    """Of the items a submission lost (item id -> its messages), the one cost item lost by the rule that a cost
+    counts only for correct work: a bug that makes a form wrong costs that form's cost item by the rule, not by
+    a cascade, and the fairness promise does not hold it against the bug (the mutant budget, the corpus
+    tables). At most one: a bug that sinks several cost items is a cascade after all."""
+    return tuple(sorted(i for i, texts in messages.items() if any(ONLY_CORRECT in t for t in texts)))[:1]
+
 Scalar = bool | int | float | str
 
 

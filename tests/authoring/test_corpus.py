@@ -60,3 +60,37 @@ def test_a_malformed_corpus_says_what_is_wrong(tmp_path, text, words):
     (tmp_path / "corpus.yaml").write_text(text + "\n", encoding="utf-8")
     with pytest.raises(ConfigError, match=words.replace("(", r"\(").replace("`", "`")):
         load_corpus(tmp_path)
+
+
+def test_a_bugs_own_cost_item_lost_by_the_rule_is_not_beyond():
+    """The one rule (a cost counts only for correct work) charges the form's cost item: not a cascade."""
+    case = Rated(Case("c", "bug", "", ("a",)), {"a": 2, "cost": 2, "b": 2}, 34, "graded", by_rule=("cost",))
+    assert case.beyond == {"b": 2} and case.verdict(AUTOMATIC) == "within"
+    assert "a, b, cost (by rule)" in table([case], AUTOMATIC)
+
+
+def test_an_attack_is_judged_against_its_honest_control(tmp_path):
+    for name in ("ctrl", "atk", "atk2"):
+        (tmp_path / name).mkdir()
+    (tmp_path / "corpus.yaml").write_text(
+        "- {name: ctrl, kind: control, about: honest parallel chunkwise}\n"
+        "- {name: atk, kind: attack, control: ctrl, about: the same in shared memory}\n"
+        "- {name: atk2, kind: attack, control: ctrl, about: a length switch}\n", encoding="utf-8")
+    cases = {c.name: c for c in load_corpus(tmp_path)}
+    assert cases["atk"].control == "ctrl"
+    fooled = Rated(cases["atk"], {"x": 2}, 0, "graded", control_lost=("cost", "x"))
+    held = Rated(cases["atk2"], {"x": 2, "cost": 2, "y": 1}, 0, "graded", control_lost=("cost", "x"))
+    assert fooled.gained == ("cost",) and fooled.verdict(AUTOMATIC) == "fools"
+    assert held.gained == () and held.verdict(AUTOMATIC) == "ok"
+    assert rates([fooled, held], AUTOMATIC)["attacks gaining over their honest control"] == "1 of 2"
+
+
+@pytest.mark.parametrize("text, words", [
+    ("- {name: atk, kind: attack}", "names its honest control"),
+    ("- {name: atk, kind: attack, control: nobody}", "its control 'nobody' is not a case"),
+])
+def test_an_attack_without_a_control_is_refused(tmp_path, text, words):
+    (tmp_path / "atk").mkdir()
+    (tmp_path / "corpus.yaml").write_text(text + "\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=words):
+        load_corpus(tmp_path)
