@@ -50,6 +50,7 @@ class CaseOutcome:
     raised: bool = False  # the student's code raised on this case's input (not a wrong answer, not a stop)
     excused_by: str = ""  # a failure that fails no gate (`requires`) when this check fails too (see costs.py)
     digest: str = ""  # a wrong result: its rounded fingerprint (grader/grading/fingerprint.py; staff evidence only)
+    judged_if: str = ""  # the check's gate: where it fails, this case says nothing (grader/grading/checks.py)
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ its plain-data results come back here and `judge_case` compares them with ``expe
 """
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import sys
 import threading
@@ -41,6 +42,7 @@ class Case:
     rtol: float = 1e-6
     suspects: Mapping[str, Mapping[str, Value] | np.ndarray] = field(default_factory=dict)
     hint: str = ""
+    judged_if: str = ""  # this case's gate, where one check runs several forms (else the check's `judged_if`)
 
 
 @dataclass(frozen=True)
@@ -52,16 +54,21 @@ class CheckSpec:
     title: str
     cases: Callable[[], Iterator[Case]]
     cause: str = ""
+    judged_if: str = ""  # a check that must hold for this one to be judged (its form works from a given state ...)
 
 
-def check(probe: str, title: str | None = None, cause: str = "") -> Callable:
+def check(probe: str, title: str | None = None, cause: str = "", judged_if: str = "") -> Callable:
     """Mark a generator of `Case`s as an official check driving ``probe``. ``cause``: the mistake a
     failure of this check points at (a pitfall check's pitfall), so that the items one mistake costs
-    can be grouped under it in the report."""
+    can be grouped under it in the report. ``judged_if``: another check (a gate, never an item's) that
+    must hold for this one to say anything: a property tested on step from a given state says nothing
+    when step ignores the state it is given. Where the gate fails, an item with `evidence` is judged on
+    its other checks (as for cases where the code raised); with none left, it gets no credit."""
 
     def mark(fn: Callable[[], Iterator[Case]]) -> Callable[[], Iterator[Case]]:
         doc = (fn.__doc__ or "").strip().splitlines()
-        fn.__lrkit_check__ = CheckSpec(fn.__name__, probe, title or (doc[0] if doc else fn.__name__), fn, cause)
+        fn.__lrkit_check__ = CheckSpec(fn.__name__, probe, title or (doc[0] if doc else fn.__name__), fn, cause,
+                                       judged_if)
         return fn
 
     return mark
@@ -167,6 +174,12 @@ def _matches(got: Mapping[str, Value], suspect: Mapping[str, Value] | np.ndarray
 
 def judge_case(spec: CheckSpec, case: Case, got: Mapping[str, Value] | None, error: str = "") -> CaseOutcome:
     """Decide one case. ``got`` is the probe's plain-data result, ``error`` why there is none."""
+    outcome = _judged(spec, case, got, error)
+    gate = case.judged_if or spec.judged_if
+    return dataclasses.replace(outcome, judged_if=gate) if gate else outcome
+
+
+def _judged(spec: CheckSpec, case: Case, got: Mapping[str, Value] | None, error: str) -> CaseOutcome:
     prefix = f"{spec.title} [{case.label}]"
     hint = f" Hint: {case.hint}" if case.hint else ""
     if got is None:

@@ -91,9 +91,23 @@ def _no_evidence(item: RubricItem, outcomes: Outcomes) -> CaseOutcome | None:
 
 def _judged_cases(item: RubricItem, outcomes: Outcomes) -> list[CaseOutcome]:
     """The cases an item is scored on: with `evidence`, the cases where the student's code raised are left
-    to the items about that form and input class (its equivalence item fails for them)."""
+    to the items about that form and input class (its equivalence item fails for them), and so are the cases
+    of a check whose own gate (`judged_if`) fails: they cannot show the property."""
     cases = [c for c in outcomes.cases if c.check in item.checks]
-    return [c for c in cases if not c.raised] if item.evidence else cases
+    return [c for c in cases if not _unjudged(c, outcomes)] if item.evidence else cases
+
+
+def _why_unjudged(unjudged: list[CaseOutcome], outcomes: Outcomes) -> CaseOutcome:
+    """A case that says why nothing could be judged: one where the code raised, else a failing case of a gate."""
+    raised = next((c for c in unjudged if c.raised), None)
+    if raised is not None:
+        return raised
+    gates = {c.judged_if for c in unjudged}
+    return next((c for c in outcomes.cases if c.check in gates and not c.passed), unjudged[0])
+
+
+def _unjudged(case: CaseOutcome, outcomes: Outcomes) -> bool:
+    return case.raised or bool(case.judged_if) and not _holds(case.judged_if, outcomes)
 
 
 def _gated(item: RubricItem, gate: CaseOutcome, kind: str) -> ItemResult:
@@ -120,9 +134,9 @@ def score_checks(item: RubricItem, outcomes: Outcomes) -> ItemResult:
     if gate is not None:
         return _gated(item, gate, RubricKind.CHECKS)
     cases = _judged_cases(item, outcomes)
-    raised = [c for c in outcomes.cases if c.check in item.checks and c.raised]
-    if not cases and raised:  # the code raised on every input of the item: nothing shows the property
-        return _gated(item, raised[0], RubricKind.CHECKS)
+    unjudged = [c for c in outcomes.cases if c.check in item.checks and _unjudged(c, outcomes)]
+    if not cases and unjudged:  # the code raised (or a gate failed) on every input: nothing shows the property
+        return _gated(item, _why_unjudged(unjudged, outcomes), RubricKind.CHECKS)
     failures = [c for c in cases if not c.passed]
     passed = sum(c.passed for c in cases)
     result = _award(item, passed, len(cases), _grouped(failures), RubricKind.CHECKS)

@@ -196,3 +196,30 @@ def test_a_form_right_where_compared_and_wrong_where_measured_fails_the_gate():
         out = Outcomes(cases=(case("boundaries", True), case("form", True), _cost_wrong(excused_by)))
         items, _ = score(r, out)
         assert {i.id: i.points for i in items} == {"boundaries": 0.0, "form": 2.0}, excused_by
+
+
+def test_a_check_whose_own_gate_fails_says_nothing_and_the_item_is_judged_on_the_other_form():
+    """A step that ignores the state it is given: its from-a-given-state property check cannot show the
+    property, so the item is judged on forward's check alone; with forward broken too, no credit."""
+    r = rubric(RubricItem("norm", "Normalizer", 4, checks=("norm_fwd", "norm_step"),
+                          evidence=("works_forward", "works_step")))
+    from_state = CaseOutcome("norm_step", "from a given state", False, "norm_step: z alone changes nothing",
+                             judged_if="step_uses_state")
+    fair = Outcomes(cases=(case("works_forward", True), case("works_step", True), case("norm_fwd", True),
+                           from_state, case("step_uses_state", False)))
+    (item,), _ = score(r, fair)
+    assert (item.points, item.status) == (4.0, "passed")
+    honest = Outcomes(cases=(*fair.cases[:4], case("step_uses_state", True)))
+    (item,), _ = score(r, honest)
+    assert item.points == 0.0  # the gate holds: the step check is judged, and it failed
+    nothing = Outcomes(cases=(case("works_forward", True), case("works_step", True),
+                              CaseOutcome("norm_fwd", "1", False, "norm_fwd [1]: raised RuntimeError", raised=True), from_state,
+                              case("step_uses_state", False)))
+    (item,), _ = score(r, nothing)
+    assert item.points == 0.0 and item.messages[0].startswith("no credit: norm_fwd")
+
+
+def test_judge_case_carries_the_checks_gate():
+    spec = CheckSpec("norm_step", "step_runs", "Normalizer", lambda: iter(()), judged_if="step_uses_state")
+    out = judge_case(spec, Case("one", {}, expect={"y": 1.0}), {"y": 1.0})
+    assert out.passed and out.judged_if == "step_uses_state"

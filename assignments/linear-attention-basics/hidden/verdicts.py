@@ -60,6 +60,14 @@ def shape_label(lead, L, m, d_v):
     return f"leading dims {lead}, L={L}, m={m}, d_v={d_v}"
 
 
+def works(kind, form):
+    """The liveness gate of one form: where it fails, a property case run on that form says nothing, and the
+    property is judged on the forms that work (the cases carry it as `judged_if`)."""
+    if kind == "unified":
+        return "works_unified"
+    return "works_state_step" if form == "step" else f"works_{kind}_{form}"
+
+
 def name_of(kind, form):
     return FORM_NAME[form] if kind == "linear" else f"retention_{form}"
 
@@ -219,7 +227,8 @@ def normalizer():
                         return ("with every key equal and every value equal, the last output changes with the "
                                 "number of tokens (2, 5, 9): the weights do not sum to 1")
                     return None
-                yield Case(label=f"{FORM_NAME[form]}, leading dims {lead}, keys all {kappa:g}, L = 2, 5, 9",
+                yield Case(judged_if=works("linear", form),
+                           label=f"{FORM_NAME[form]}, leading dims {lead}, keys all {kappa:g}, L = 2, 5, 9",
                            inputs=runs(*qkvs, form=form), judge=judge,
                            hint="Linear attention is normalized: divide φ(q_i)ᵀS_i by φ(q_i)ᵀz_i, where z_i is "
                                 "the running sum of φ(k_j). (Retention is the one without a normalizer.)")
@@ -242,7 +251,8 @@ def update_before_read():
                         return (f"output {L - 1} does not change (or is not finite) when only token {L - 1}'s value "
                                 "changes: token t does not see itself")
                     return None
-                yield Case(label=f"{FORM_NAME[form]}, leading dims {lead}, L={L}, last value changed",
+                yield Case(judged_if=works("linear", form),
+                           label=f"{FORM_NAME[form]}, leading dims {lead}, L={L}, last value changed",
                            inputs=runs((Q, K, V), (Q, K, V2), form=form), judge=judge,
                            hint="Add φ(k_t)v_tᵀ to S and φ(k_t) to z first, then read with φ(q_t). With a single "
                                 "token the output must be that token's own value (reading first gives 0/0).")
@@ -270,7 +280,8 @@ def running_normalizer():
             K2 = K.copy()
             K2[..., p:, :] = np.abs(np.random.default_rng(seed + L).standard_normal(K2[..., p:, :].shape)) * 3
             for form in LINEAR_FORMS:
-                yield Case(label=f"{FORM_NAME[form]}, leading dims {lead}, L={L}, keys {p}.. changed",
+                yield Case(judged_if=works("linear", form),
+                           label=f"{FORM_NAME[form]}, leading dims {lead}, L={L}, keys {p}.. changed",
                            inputs=runs((Q, K, V), (Q, K2, V), form=form),
                            judge=_unchanged_before(p, "the keys"),
                            hint="Row i is divided by φ(q_i)ᵀz_i with z_i = Σ_{j<=i} φ(k_j): mask the scores before "
@@ -314,7 +325,8 @@ def feature_map():
                     if (tail < -1e-12).any():
                         return "an output is negative although every value is positive: some scores are negative"
                     return None
-                yield Case(label=f"{FORM_NAME[form]}, strongly mixed-sign queries and keys, leading dims {lead}, #{k}",
+                yield Case(judged_if=works("linear", form),
+                           label=f"{FORM_NAME[form]}, strongly mixed-sign queries and keys, leading dims {lead}, #{k}",
                            inputs=runs((Q, K, V), form=form), judge=judge,
                            hint="Apply feature_map (elu + 1) to Q and K, never to V, inside every form; a map that "
                                 "can be negative or zero lets φ(q)ᵀz vanish or flip sign.")
@@ -395,7 +407,8 @@ def _kv_cases(kind, seed0):
                 inputs = runs((Q, K, V), **({"mode": form} if kind == "unified" else {"form": form}), **extra)
                 judge = _kv_span_judge(lead, L, d_v, V) if m == d_v else _kv_judge(lead, L, m, d_v)
                 name = f"unified_recurrence(mode={form!r})" if kind == "unified" else name_of(kind, form)
-                yield Case(label=f"{name}, {shape_label(lead, L, m, d_v)}", inputs=inputs, judge=judge, hint=hint)
+                yield Case(label=f"{name}, {shape_label(lead, L, m, d_v)}", inputs=inputs, judge=judge, hint=hint,
+                           judged_if=works(kind, form))
 
 
 def _perturbed(seed, lead, L, m, d_v, p, which):
@@ -419,7 +432,8 @@ def causal_linear():
         for L, p in [(9, 4), (13, 1), (6, 5)]:
             a, b = _perturbed(600 + seed, lead, L, 4, 4, p, "QV")
             for form in LINEAR_FORMS:
-                yield Case(label=f"{FORM_NAME[form]}, leading dims {lead}, L={L}, tokens {p}.. changed",
+                yield Case(judged_if=works("linear", form),
+                           label=f"{FORM_NAME[form]}, leading dims {lead}, L={L}, tokens {p}.. changed",
                            inputs=runs(a, b, form=form), judge=_unchanged_before(p, "the queries and values"),
                            hint=CAUSAL_HINT)
 
@@ -431,7 +445,8 @@ def causal_retention():
         for L, p in [(9, 4), (13, 1), (6, 5)]:
             a, b = _perturbed(620 + seed, lead, L, 4, 4, p, "QKV")
             for form in RETENTION_FORMS:
-                yield Case(label=f"retention_{form}, leading dims {lead}, L={L}, tokens {p}.. changed",
+                yield Case(judged_if=works("retention", form),
+                           label=f"retention_{form}, leading dims {lead}, L={L}, tokens {p}.. changed",
                            inputs=runs(a, b, form=form, gamma0=0.9, gamma1=0.9, chunk0=4, chunk1=4),
                            judge=_unchanged_before(p, "the tokens"), hint=CAUSAL_HINT)
 
@@ -477,7 +492,8 @@ def decay_every_form():
                                 "scaled by (γ/γ')^n and keys by (γ/γ')^-m: the weight of token m in output n is not "
                                 "γ^(n-m)")
                     return None
-                yield Case(label=f"retention_{form}, {gamma_label(gamma)} vs {gamma_label(other)}, leading dims "
+                yield Case(judged_if=works("retention", form),
+                           label=f"retention_{form}, {gamma_label(gamma)} vs {gamma_label(other)}, leading dims "
                                  f"{lead}, L={L}",
                            inputs=runs((Q, K, V), (Q1, K1, V), form=form, gamma0=gamma, gamma1=other,
                                        chunk0=L + 2, chunk1=L + 2),
@@ -615,14 +631,16 @@ def gamma_validation():
         for gamma in bad:
             lead = len(gamma) if isinstance(gamma, np.ndarray) else 0
             what = f"per-head gamma {gamma.tolist()}" if lead else f"gamma={gamma!r}"
-            yield Case(label=f"retention_{form}, {what}", inputs={"form": form, "gamma": gamma, "lead": lead},
+            yield Case(judged_if=works("retention", form),
+                       label=f"retention_{form}, {what}", inputs={"form": form, "gamma": gamma, "lead": lead},
                        expect={"raised": "ValueError"},
                        hint="Check gamma before using it: raise ValueError unless 0 <= gamma <= 1 for every entry "
                             "(a tensor gamma has one entry per head; NaN fails every comparison).")
         for gamma, near in edges:
             lead = len(gamma) if isinstance(gamma, np.ndarray) else 0
             what = f"per-head gamma {gamma.tolist()}" if lead else f"gamma={gamma!r}"
-            yield Case(label=f"retention_{form}, {what} (an edge)",
+            yield Case(judged_if=works("retention", form),
+                       label=f"retention_{form}, {what} (an edge)",
                        inputs={"form": form, "gamma": gamma, "lead": lead, "near": near},
                        judge=_edge_judge(gamma.tolist() if lead else gamma, near.tolist() if lead else near),
                        hint="gamma = 0 and gamma = 1 are valid (0 <= gamma <= 1): do not raise for them, and keep "

@@ -23,7 +23,7 @@ def _value_pair(D, level):
     return ({"Wv": np.zeros((D, D)), "bv": np.full(D, level)}, {"Wv": np.zeros((D, D)), "bv": np.full(D, 2 * level)})
 
 
-@check(probe="forward_runs", cause=MISTAKES["no_normalizer"])
+@check(probe="forward_runs", cause=MISTAKES["no_normalizer"], judged_if="works_forward")
 def normalizer_parallel():
     """forward divides by φ(q_t)·z_t: with γ = 1 and every value equal, doubling the values moves every
     output by the same amount."""
@@ -47,7 +47,7 @@ def normalizer_parallel():
                    hint="Divide (scores @ v) by scores.sum(-1, keepdim=True); forward and step must BOTH normalize.")
 
 
-@check(probe="step_runs", cause=MISTAKES["no_normalizer"])
+@check(probe="step_runs", cause=MISTAKES["no_normalizer"], judged_if="works_step")
 def normalizer_recurrent():
     """step divides φ(q)ᵀS by φ(q)ᵀz: scaling the state it starts from leaves its output unchanged."""
     for seed, (D, H) in enumerate([(8, 2), (12, 3), (16, 4)]):
@@ -79,7 +79,7 @@ def _order_weights(seed, D, H):
     return _with(w, Wq=np.zeros((D, D)), Wk=np.zeros((D, D)))
 
 
-@check(probe="forward_runs", cause=MISTAKES["read_before_update"])
+@check(probe="forward_runs", cause=MISTAKES["read_before_update"], judged_if="works_forward")
 def update_before_read_parallel():
     """forward lets token t attend to itself: output t moves with token t's value."""
     for seed, (B, T, D, H) in enumerate([(1, 1, 4, 1), (2, 4, 8, 2), (1, 9, 12, 3)]):
@@ -98,7 +98,7 @@ def update_before_read_parallel():
                    hint="The decay mask is γ^(t-i) for i ≤ t (diagonal included, γ⁰ = 1), 0 for i > t.")
 
 
-@check(probe="step_runs", cause=MISTAKES["read_before_update"])
+@check(probe="step_runs", cause=MISTAKES["read_before_update"], judged_if="works_step")
 def update_before_read_recurrent():
     """step updates (S, z) with the current token before reading: its output moves with the token."""
     for seed, (B, D, H, start) in enumerate([(1, 4, 1, False), (2, 8, 2, False), (2, 8, 4, True),
@@ -141,7 +141,7 @@ def _decay_judge(form, H):
     return judge
 
 
-@check(probe="forward_runs", cause=MISTAKES["no_decay"])
+@check(probe="forward_runs", cause=MISTAKES["no_decay"], judged_if="works_forward")
 def decay_parallel():
     """forward applies each head's learned decay: setting a head's γ to 1 changes the output."""
     rng = np.random.default_rng(800)
@@ -153,7 +153,7 @@ def decay_parallel():
                         "to the scores BEFORE both the numerator and the row sum.")
 
 
-@check(probe="step_runs", cause=MISTAKES["no_decay"])
+@check(probe="step_runs", cause=MISTAKES["no_decay"], judged_if="works_step")
 def decay_recurrent():
     """step decays its state by each head's γ: setting a head's γ to 1 changes two steps' outputs."""
     rng = np.random.default_rng(900)
@@ -187,13 +187,13 @@ def _forgetting_cases(seed0):
                  "row sum of the DECAYED scores).")
 
 
-@check(probe="forward_runs", cause=MISTAKES["decay_S_only"])
+@check(probe="forward_runs", cause=MISTAKES["decay_S_only"], judged_if="works_forward")
 def decay_normalizer_parallel():
     """forward's normalizer decays with S: a token forgotten by S is forgotten by z."""
     yield from _forgetting_cases(1000)
 
 
-@check(probe="step_runs", cause=MISTAKES["decay_S_only"])
+@check(probe="step_runs", cause=MISTAKES["decay_S_only"], judged_if="works_step")
 def decay_normalizer_recurrent():
     """step's normalizer z decays with S: a token forgotten by S is forgotten by z."""
     yield from _forgetting_cases(1050)

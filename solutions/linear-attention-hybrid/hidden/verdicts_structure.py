@@ -57,13 +57,13 @@ def _head_cases(seed0):
                  "inverse: transpose(1, 2) then reshape(B, T, D).")
 
 
-@check(probe="forward_runs", cause=MISTAKES["heads_mixed"])
+@check(probe="forward_runs", cause=MISTAKES["heads_mixed"], judged_if="works_forward")
 def heads_parallel():
     """forward keeps heads apart: reordering the heads' weights reorders nothing in the output."""
     yield from _head_cases(1100)
 
 
-@check(probe="step_runs", cause=MISTAKES["heads_mixed"])
+@check(probe="step_runs", cause=MISTAKES["heads_mixed"], judged_if="works_step")
 def heads_recurrent():
     """step keeps heads apart: reordering the heads' weights reorders nothing in the output."""
     yield from _head_cases(1150)
@@ -86,13 +86,13 @@ def _batch_cases(seed0):
                    hint="Keep the batch index in every einsum/matmul ('bhd,bhe->bhde', not '->hde').")
 
 
-@check(probe="forward_runs", cause=MISTAKES["batch_shared_S"])
+@check(probe="forward_runs", cause=MISTAKES["batch_shared_S"], judged_if="works_forward")
 def batch_parallel():
     """forward keeps the sequences of a batch apart: a sequence alone gives what it gives in the batch."""
     yield from _batch_cases(1200)
 
 
-@check(probe="step_runs", cause=MISTAKES["batch_shared_S"])
+@check(probe="step_runs", cause=MISTAKES["batch_shared_S"], judged_if="works_step")
 def batch_recurrent():
     """step keeps the sequences of a batch apart: a sequence alone gives what it gives in the batch."""
     yield from _batch_cases(1250)
@@ -191,13 +191,13 @@ def _long_cases(seed0):
                         "exp((t-i)·log γ) on the clamped distance. In step, never rebuild the state from scratch.")
 
 
-@check(probe="forward_runs")
+@check(probe="forward_runs", judged_if="works_forward")
 def long_sequence_parallel():
     """forward stays finite and exact over hundreds of tokens with fast decays."""
     yield from _long_cases(1500)
 
 
-@check(probe="step_runs")
+@check(probe="step_runs", judged_if="works_step")
 def long_sequence_recurrent():
     """step stays finite and exact over hundreds of tokens with fast decays."""
     yield from _long_cases(1550)
