@@ -305,7 +305,8 @@ def _template_notebook(template: Path, config: AssignmentConfig) -> dict:
 
 def answer_key(folder: Path, config: AssignmentConfig) -> dict:
     path = folder / "answer_key.yaml"
-    return load_key(path, sigfigs=config.answers.sigfigs, hints=config.answers.hints) if path.is_file() else {}
+    return load_key(path, sigfigs=config.answers.sigfigs, hints=config.answers.hints,
+                    variants=config.variants) if path.is_file() else {}
 
 
 def _feedback_after_publishing(graded: GradedTree, rubric: Rubric, public_key: dict,
