@@ -261,7 +261,8 @@ def load_variants(data: Any, path: Path) -> Variants:
     """assignment.yaml `variants:` into `Variants`, every fault named with its key (`variants.D.range`)."""
     if not isinstance(data, dict):
         raise ConfigError(path, "expected a mapping of parameter names to {default, choices} or {default, range}",
-                          where="variants", key=("variants",), fix="variants: {T: {default: 1000, choices: [500, 1000]}}")
+                          where="variants", key=("variants",),
+                          fix="variants: {T: {default: 1000, choices: [500, 1000]}}")
     return Variants(tuple(_variant_parameter(str(name), spec, path) for name, spec in data.items()))
 
 

@@ -25,7 +25,7 @@ ALLOWED = {
     "grader.variants": {"grader.errors", "grader.config"},  # the per-student rule; a notebook cell imports it
     "grader.sandbox.inside": set(),
     "grader.sandbox": {"grader.errors", "grader.sandbox.inside"},  # channel.py reads what inside/wire.py frames
-    "grader.report": {"grader.errors", "grader.results", "grader.config"},
+    "grader.report": {"grader.errors", "grader.results", "grader.config", "grader.variants"},
     "grader.grading": CORE,
     "grader.checks": {"grader.grading"},
     "grader.batch": CORE | {"grader.grading"},
