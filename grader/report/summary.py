@@ -137,7 +137,7 @@ def variant_cell(report: Report) -> str:
         text += "; no student id (graded with the default numbers)"
     defaults = v.get("default_matches")
     if isinstance(defaults, list) and defaults:
-        text += f"; matches the variant of the default numbers: {', '.join(str(a) for a in defaults)}"
+        text += f"; right for the default numbers: {', '.join(str(a) for a in defaults)}"
     return text
 
 

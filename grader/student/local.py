@@ -38,7 +38,7 @@ def record_student(folder: Path, student: str) -> bool:
     return True
 
 
-def _student(folder: Path, config: AssignmentConfig, ask: Callable[[], str] | None) -> Student:
+def local_student(folder: Path, config: AssignmentConfig, ask: Callable[[], str] | None) -> Student:
     """The id the numbers come from: recorded, else asked once (first run) and recorded, else the notebook's."""
     found = recorded_student(folder)
     if not found and config.variants and ask is not None and (folder / config.notebook).is_file():
@@ -57,7 +57,7 @@ def grade_local(folder: Path, ask: Callable[[], str] | None = None) -> Report:
                          "(the one holding the notebook)")
     config, rubric = load_assignment(folder, check_name=False), load_rubric(folder)
     key = answer_key(folder, config)
-    student = _student(folder, config, ask)
+    student = local_student(folder, config, ask)
     started = time.perf_counter()
     with sandbox.scratch_dir("local") as tmp:
         tree = tmp / "tree"

@@ -104,7 +104,7 @@ def test_a_formula_naming_an_unknown_parameter_is_refused(tmp_path):
 
 
 def test_a_distractor_that_one_students_numbers_make_right_is_refused(tmp_path):
-    """Is every student's key checked, not only the default's (T = 20, B = 1 puts the distractor within 1% of the value)?"""
+    """Is every student's key checked, not only the default's (T = 20, B = 1 puts the distractor within 1%)?"""
     path = write_key(tmp_path, "bill:\n  type: number\n  formula: T * B\n  distractors:\n"
                                "    - {formula: 20 * B + 0.1, feedback: twice}\n")
     with pytest.raises(AnswerKeyError, match=re.escape("bill (with T = 20, B = 1): distractor")):
