@@ -85,6 +85,6 @@ def default_numbers(outcomes: dict[str, AnswerOutcome], key: dict, default_key: 
                 check_answer(default_key[answer_id], outcome.given).status == "correct":
             defaults.append(answer_id)
             out[answer_id] = dataclasses.replace(outcome, message=(
-                "That is the answer for the notebook's default numbers, not for yours: set STUDENT_ID in the "
-                f"notebook and use the numbers it prints ({describe(variant.parameters)})."))
+                f"That is the answer for the notebook's default numbers, not for yours ({describe(variant.parameters)}"
+                "): work it out with the numbers the STUDENT_ID cell prints for your id."))
     return out, {**variant.to_dict(), "wrong": wrong, "default_matches": defaults}
