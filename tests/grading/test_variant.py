@@ -1,10 +1,12 @@
 """One submission's variant (grader/grading/variant.py): whose it is, which numbers, answers for the defaults."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
+from grader.bundle import read_identity
 from grader.config import load_assignment
 from grader.grading.answers import check_answers
 from grader.grading.answers.formulas import variant_key
@@ -82,3 +84,11 @@ def test_an_answer_for_the_default_numbers_is_wrong_and_named_without_the_expect
     assert record["wrong"] == {"mha_cache_one_layer": "16.384 GB"} and record["default_matches"] == [
         "mha_cache_one_layer"]
     assert record["parameters"] == ada.parameters and record["student"] == "ada"
+
+
+@pytest.mark.parametrize("student, read", [("ada", "ada"), (" ada ", "ada"), ("a" * 101, ""), ("ada\x1b[2J", ""),
+                                           (42, ""), (["ada"], ""), (None, "")])
+def test_the_identity_files_student_is_read_as_hostile_text(student, read):
+    """Is only a short, printable student id taken from lrkit-assignment.json (or the notebook's metadata)?"""
+    data = json.dumps({"assignment": "linear-attention-hybrid", "release": "", "student": student})
+    assert read_identity(data).student == read
