@@ -47,6 +47,7 @@ class Identity:
 
     assignment: str
     release: str
+    student: str = ""  # the student's id, once `grade --local` recorded it (per-student variants, course matching)
 
     @property
     def short(self) -> str:
@@ -54,6 +55,8 @@ class Identity:
 
     def to_bytes(self, title: str = "", hand_in: tuple[str, ...] = ()) -> bytes:
         data = {"assignment": self.assignment, "release": self.release, "title": title, "hand_in": list(hand_in)}
+        if self.student:
+            data["student"] = self.student
         return (json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
 
 
@@ -72,7 +75,9 @@ def read_identity(data: bytes | str | dict) -> Identity | None:
     name, release = data.get("assignment"), data.get("release")
     if not (isinstance(name, str) and isinstance(release, str) and 0 < len(name) <= 200 and len(release) <= 200):
         return None
-    return Identity(name, release)
+    student = data.get("student")
+    printable = isinstance(student, str) and 0 < len(student) <= 100 and student.isprintable()
+    return Identity(name, release, student.strip() if printable else "")
 
 
 def tree_hash(files: Iterable[tuple[str, bytes]]) -> str:

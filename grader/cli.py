@@ -38,7 +38,12 @@ def cmd_local(args) -> int:
     from grader.student.local import grade_local
 
     folder = Path(args.local).resolve()
-    report = grade_local(folder)
+
+    def ask() -> str:  # first run of an assignment with per-student numbers: they depend on the id
+        return input("Your student id (your numbers in the notebook depend on it; recorded in "
+                     "lrkit-assignment.json): ")
+
+    report = grade_local(folder, ask=ask if sys.stdin.isatty() else None)
     paths = write_reports(report, folder / "grade-report")
     print(render_terminal(report, paths.get("report.html")))
     return 0

@@ -90,6 +90,35 @@ class Baseline:
 
 
 @dataclass(frozen=True)
+class VariantParameter:
+    """One parameter of the numeric questions that differs per student: its default (the numbers the notebook
+    shows before a student id is set, and the answer key's `value`s) and the values a student may get."""
+
+    name: str
+    default: int | float
+    values: tuple[int | float, ...]
+
+
+@dataclass(frozen=True)
+class Variants:
+    """assignment.yaml `variants:`, one entry per parameter (`T: {default: 1000000, choices: [...]}` or
+    `D: {default: 4096, range: [2048, 4096, 1024]}`); empty: every student answers the same numbers.
+    Which student gets which values is one rule, `grader.variants.parameters_for`."""
+
+    parameters: tuple[VariantParameter, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.parameters)
+
+    @property
+    def defaults(self) -> dict[str, int | float]:
+        return {p.name: p.default for p in self.parameters}
+
+
+MAX_VARIANT_VALUES = 1000
+
+
+@dataclass(frozen=True)
 class AssignmentConfig:
     name: str
     title: str
@@ -101,6 +130,7 @@ class AssignmentConfig:
     limits: AssignmentLimits = AssignmentLimits()
     answers: AnswerPolicy = AnswerPolicy()
     integrity: IntegrityPolicy = IntegrityPolicy()
+    variants: Variants = Variants()
 
 
 @dataclass(frozen=True)
@@ -212,11 +242,71 @@ def load_assignment(folder: Path, check_name: bool = True) -> AssignmentConfig:
                           key=("answers", "sigfigs"))
     data["integrity"] = _checked_integrity(_build(IntegrityPolicy, data.get("integrity", {}), path,
                                                   ("integrity",)), path)
+    data["variants"] = load_variants(data.get("variants") or {}, path)
     config = _build(AssignmentConfig, data, path)
     if check_name and config.name != folder.name:
         raise ConfigError(path, f"name {config.name!r} differs from the folder name {folder.name!r}", key=("name",),
                           fix=f"name: {folder.name}")
     return config
+
+
+_PARAMETER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,31}$")
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value == value and abs(value) < 1e300
+
+
+def load_variants(data: Any, path: Path) -> Variants:
+    """assignment.yaml `variants:` into `Variants`, every fault named with its key (`variants.D.range`)."""
+    if not isinstance(data, dict):
+        raise ConfigError(path, "expected a mapping of parameter names to {default, choices} or {default, range}",
+                          where="variants", key=("variants",),
+                          fix="variants: {T: {default: 1000, choices: [500, 1000]}}")
+    return Variants(tuple(_variant_parameter(str(name), spec, path) for name, spec in data.items()))
+
+
+def _variant_parameter(name: str, spec: Any, path: Path) -> VariantParameter:
+    key = ("variants", name)
+
+    def fail(message: str, field: str = "", fix: str = "") -> ConfigError:
+        full = key + ((field,) if field else ())
+        return ConfigError(path, message, where=key_text(full), key=full, fix=fix)
+
+    if not _PARAMETER.match(name) or name.startswith("__"):
+        raise fail("a parameter name is a short identifier (letters, digits, _), as the key's formulas write it")
+    if not isinstance(spec, dict):
+        raise fail("expected {default: N, choices: [...]} or {default: N, range: [low, high, step]}")
+    unknown = sorted(set(spec) - {"default", "choices", "range"})
+    if unknown:
+        raise fail(f"unknown key {unknown[0]!r} (known: default, choices, range)", unknown[0])
+    if ("choices" in spec) == ("range" in spec):
+        raise fail("give exactly one of 'choices' (a list of values) and 'range' ([low, high, step])")
+    values = _choices(spec["choices"], fail) if "choices" in spec else _range(spec["range"], fail)
+    if "default" not in spec:
+        raise fail("missing key 'default' (the value the notebook shows before a student id is set)", "",
+                   fix=f"default: {values[0]!r}")
+    if not _number(spec["default"]) or spec["default"] not in values:
+        raise fail(f"the default {spec['default']!r} is not one of the parameter's values", "default")
+    return VariantParameter(name, spec["default"], values)
+
+
+def _choices(raw: Any, fail) -> tuple:
+    if not isinstance(raw, list) or not raw or not all(_number(v) for v in raw):
+        raise fail("expected a non-empty list of numbers", "choices")
+    if len(set(raw)) != len(raw) or len(raw) > MAX_VARIANT_VALUES:
+        raise fail(f"expected distinct values, at most {MAX_VARIANT_VALUES}", "choices")
+    return tuple(raw)
+
+
+def _range(raw: Any, fail) -> tuple:
+    if not (isinstance(raw, list) and len(raw) == 3 and all(isinstance(v, int) and not isinstance(v, bool)
+                                                          for v in raw)):
+        raise fail("expected [low, high, step], three whole numbers (high included)", "range")
+    low, high, step = raw
+    if step <= 0 or high < low or (high - low) // step + 1 > MAX_VARIANT_VALUES:
+        raise fail(f"expected low <= high and a positive step giving at most {MAX_VARIANT_VALUES} values", "range")
+    return tuple(range(low, high + 1, step))
 
 
 def _checked_integrity(policy: IntegrityPolicy, path: Path) -> IntegrityPolicy:

@@ -107,6 +107,9 @@ class Report:
     bundle_hash: str = ""
     # official check -> the fingerprint of this submission's wrong outputs on its fixed inputs (`grade similarity`)
     fingerprints: dict[str, str] = field(default_factory=dict)
+    # per-student numbers (assignment.yaml `variants:`): {"student", "source", "parameters", "wrong": {answer id:
+    # the answer as given}, "default_matches": [answer ids right for the default numbers]}; {} without variants
+    variant: dict[str, Any] = field(default_factory=dict)
     schema_version: int = SCHEMA_VERSION
 
     def to_dict(self) -> dict[str, Any]:

@@ -16,15 +16,16 @@ FUNCTION_BUDGET = 60
 # `authoring` (instructors), `term` (the term's ledger: roster, deadlines, LMS exports), `integrity`
 # (similarity, shared wrong outputs, variants), `serve` (the hand-grading web app).
 CORE = {"grader.errors", "grader.results", "grader.config", "grader.bundle", "grader.sandbox", "grader.report",
-        "grader"}
+        "grader.variants", "grader"}
 ALLOWED = {
     "grader.errors": set(),
     "grader.results": {"grader.errors"},
     "grader.config": {"grader.errors"},
     "grader.bundle": {"grader.errors", "grader.config"},
+    "grader.variants": {"grader.errors", "grader.config"},  # the per-student rule; a notebook cell imports it
     "grader.sandbox.inside": set(),
     "grader.sandbox": {"grader.errors", "grader.sandbox.inside"},  # channel.py reads what inside/wire.py frames
-    "grader.report": {"grader.errors", "grader.results", "grader.config"},
+    "grader.report": {"grader.errors", "grader.results", "grader.config", "grader.variants"},
     "grader.grading": CORE,
     "grader.checks": {"grader.grading"},
     "grader.batch": CORE | {"grader.grading"},

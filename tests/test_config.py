@@ -135,3 +135,44 @@ def test_config_errors_carry_their_location_as_fields(tmp_path):
     with pytest.raises(ConfigError, match="duplicate id") as info:
         load_rubric(folder)
     assert info.value.item and info.value.key[:2] == ("items", info.value.item)
+
+
+def write_variants(tmp_path: Path, variants: str) -> Path:
+    folder = tmp_path / "demo"
+    folder.mkdir()
+    (folder / "assignment.yaml").write_text(
+        "name: demo\ntitle: Demo\nnotebook: demo.ipynb\nstudent_files: [demo.ipynb]\nmodules: []\n"
+        "public_tests: tests/test_demo.py\nbaseline: {passed: 0, failed: 0}\n" + variants, encoding="utf-8")
+    return folder
+
+
+def test_variants_load_into_parameters_with_defaults(tmp_path):
+    """Do `variants:` choices and ranges load into typed parameters, defaults first?"""
+    config = load_assignment(write_variants(tmp_path, "variants:\n  T: {default: 1000, choices: [500, 1000]}\n"
+                                                      "  D: {default: 64, range: [32, 128, 32]}\n"))
+    assert config.variants.defaults == {"T": 1000, "D": 64}
+    assert config.variants.parameters[1].values == (32, 64, 96, 128)
+
+
+def test_an_assignment_without_variants_has_none(tmp_path):
+    assert not load_assignment(write_variants(tmp_path, "")).variants
+
+
+@pytest.mark.parametrize("variants, where", [
+    ("variants: [T]\n", "variants"),
+    ("variants:\n  T: {default: 3, choices: [1, 2]}\n", "variants.T.default"),
+    ("variants:\n  T: {default: 1, choices: [1, 1]}\n", "variants.T.choices"),
+    ("variants:\n  T: {default: 1, choices: []}\n", "variants.T.choices"),
+    ("variants:\n  T: {default: 1, choices: [1, two]}\n", "variants.T.choices"),
+    ("variants:\n  T: {default: 1, range: [1, 10]}\n", "variants.T.range"),
+    ("variants:\n  T: {default: 1, range: [10, 1, 1]}\n", "variants.T.range"),
+    ("variants:\n  T: {default: 1, choices: [1], range: [1, 2, 1]}\n", "variants.T"),
+    ("variants:\n  T: {choices: [1, 2]}\n", "variants.T"),
+    ("variants:\n  T: {default: 1, choices: [1], step: 2}\n", "variants.T.step"),
+    ("variants:\n  2T: {default: 1, choices: [1]}\n", "variants.2T"),
+])
+def test_a_bad_variants_entry_is_refused_with_its_key(tmp_path, variants, where):
+    """Is every fault of `variants:` a ConfigError naming the file and the key to fix?"""
+    with pytest.raises(ConfigError, match=re.escape(f"assignment.yaml: {where}:")) as info:
+        load_assignment(write_variants(tmp_path, variants))
+    assert info.value.where == where and info.value.key[0] == "variants"

@@ -13,6 +13,7 @@
 """
 from __future__ import annotations
 
+import functools
 import importlib.util
 import json
 import os
@@ -298,29 +299,36 @@ def test_hybrid_exercise4_answer_matches_the_measured_norms(hybrid_package):
 
 
 def test_hybrid_memory_bill_key_and_answers_come_from_the_code(hybrid_package):
-    """Are the Exercise 5 keys the bytes the formulas and memory_bill give, and the solution's answers right?"""
-    from grader.grading.answers import check_answer, load_key
+    """Are the Exercise 5 keys the bytes memory_bill gives, for the default numbers and every student's, and the
+    solution's answers (worked out with the defaults) right?"""
+    import itertools
 
-    T, D, H, BYTES = 1_000_000, 4096, 32, 2
-    d_h = D // H
-    bill = hybrid_package.memory_bill
-    mha = bill(["full"], T, D, H).total_bytes
-    linear = bill(["linear"], T, D, H).total_bytes
-    computed = {
-        "mha_cache_one_layer": mha,
-        "gqa8_cache_one_layer": 2 * T * 8 * d_h * BYTES,
-        "window4096_cache_one_layer": bill(["full"], 4096, D, H).total_bytes,
-        "linear_state_one_layer": linear,
-        "all_mha_stack_4_layers": bill(["full"] * 4, T, D, H).total_bytes,
-        "hybrid_lllf_stack_4_layers": bill(["linear", "linear", "linear", "full"], T, D, H).total_bytes,
-    }
-    key = load_key(HYBRID / "answer_key.yaml")
+    from grader.config import load_assignment
+    from grader.grading.answers import check_answer, load_key
+    from grader.grading.answers.formulas import variant_key
+
+    variants = load_assignment(HYBRID).variants
+    key = load_key(HYBRID / "answer_key.yaml", variants=variants)
+    names = [p.name for p in variants.parameters]
+    for values in itertools.product(*(p.values for p in variants.parameters)):
+        numbers = dict(zip(names, values))
+        T, D, H, BYTES = (numbers[n] for n in ("T", "D", "H", "BYTES"))
+        bill = functools.partial(hybrid_package.memory_bill, bytes_per_value=BYTES)
+        computed = {
+            "mha_cache_one_layer": bill(["full"], T, D, H).total_bytes,
+            "gqa8_cache_one_layer": 2 * T * 8 * (D // H) * BYTES,
+            "window4096_cache_one_layer": bill(["full"], 4096, D, H).total_bytes,
+            "linear_state_one_layer": bill(["linear"], T, D, H).total_bytes,
+            "all_mha_stack_4_layers": bill(["full"] * 4, T, D, H).total_bytes,
+            "hybrid_lllf_stack_4_layers": bill(["linear", "linear", "linear", "full"], T, D, H).total_bytes,
+        }
+        theirs = variant_key(key, numbers)
+        assert {a: theirs[a].value for a in computed} == computed, numbers
     given = answers_given(notebook(HYBRID, "linear_attention_hybrid.ipynb"))
-    for answer_id, want in computed.items():
-        assert key[answer_id].value == want, answer_id
+    for answer_id in computed:
         assert check_answer(key[answer_id], given[answer_id]).status == "correct", answer_id
     assert check_answer(key["grows_with_t"], given["grows_with_t"]).status == "correct"
-    assert (mha, linear) == (16_384_000_000, 1_056_768)
+    assert (key["mha_cache_one_layer"].value, key["linear_state_one_layer"].value) == (16_384_000_000, 1_056_768)
 
 
 def test_hybrid_recall_record_is_the_run_the_notebook_makes():

@@ -162,7 +162,8 @@ class _Validator:
         if config is None:
             return
         self._config_targets(config)
-        key = self._load("answer_key.yaml", lambda: load_key(self.folder / "answer_key.yaml")) \
+        key = self._load("answer_key.yaml", lambda: load_key(self.folder / "answer_key.yaml",
+                                                             variants=config.variants)) \
             if (self.folder / "answer_key.yaml").is_file() else {}
         if rubric is not None and key is not None and config.notebook in self.built.solution:
             self._rubric_targets(config, rubric, key)

@@ -31,6 +31,7 @@ from grader.grading.answers import (
     load_key,
     parse_answers,
 )
+from grader.grading.answers.formulas import variant_key
 from grader.grading.execute import (
     NotebookError,
     execute_notebook,
@@ -47,6 +48,7 @@ from grader.grading.public_tests import run_public_tests
 from grader.grading.score import Outcomes, cause_notes, score
 from grader.grading.targets import bundle_error_message, bundle_problems
 from grader.grading.unpack import SubmissionError
+from grader.grading.variant import default_numbers, resolve
 from grader.grading.version import grader_version
 from grader.results import AnswerOutcome, CellOutcome, Figure, ItemResult, Report
 
@@ -133,6 +135,7 @@ class GradedTree:
     timings: dict[str, float]
     status: str
     fingerprints: dict[str, str] = dataclasses.field(default_factory=dict)  # check -> its wrong outputs' digest
+    variant: dict = dataclasses.field(default_factory=dict)  # the student's numbers (grader/grading/variant.py)
 
 
 def _timed(fn, *args, **kwargs):
@@ -206,10 +209,32 @@ def _run_stages(tree: Path, config: AssignmentConfig, nb: HandedIn, *, checks_fr
     return run, other, timings
 
 
+@dataclass(frozen=True)
+class Student:
+    """Whose submission it is, as far as the caller knows (``source``: where ``id`` came from, in words);
+    the notebook's STUDENT_ID cell answers when ``id`` is empty."""
+
+    id: str = ""
+    source: str = ""
+
+
+def _judged_answers(nb: HandedIn, key: dict, rubric: Rubric, config: AssignmentConfig, student: Student):
+    """(outcomes, notes, the report's `variant`): the answers judged with the student's own numbers."""
+    cells = nb.prepared if nb.handed_in else {"cells": []}
+    variant = resolve(config, student.id, student.source, cells)
+    own_key = variant_key(key, variant.parameters) if variant else key
+    answers, notes = _answers(cells, own_key, rubric, config.notebook)
+    if variant is None:
+        return answers, notes, {}
+    answers, record = default_numbers(answers, own_key, key, variant)
+    return answers, [*variant.notes, *notes], record
+
+
 def grade_tree(tree: Path, template: Path, config: AssignmentConfig, rubric: Rubric, *, key: dict,
                checks_from: Path | None, unsandboxed: bool, parallel: bool = True,
-               cache: StageCache | None = None) -> GradedTree:
-    """The stages shared by the official and the local path (``cache``: the local path's stage results)."""
+               cache: StageCache | None = None, student: Student = Student()) -> GradedTree:
+    """The stages shared by the official and the local path (``cache``: the local path's stage results;
+    ``key``: the answer key at the default numbers, judged at ``student``'s own)."""
     template_nb = json.loads((template / config.notebook).read_text())
     nb = _hand_in(tree, template, config, template_nb)
     run, other, timings = _run_stages(tree, config, nb, checks_from=checks_from, unsandboxed=unsandboxed,
@@ -223,7 +248,7 @@ def grade_tree(tree: Path, template: Path, config: AssignmentConfig, rubric: Rub
         withheld = ("no credit for notebook cells: the notebook changes how IPython executes cells ("
                     + "; ".join(hooks[:3]) + "), so 'this cell ran' cannot be trusted (flagged for review)")
         notes.append("tampering suspected: " + withheld)
-    answers, answer_notes = _answers(nb.prepared if nb.handed_in else {"cells": []}, key, rubric, config.notebook)
+    answers, answer_notes, variant = _judged_answers(nb, key, rubric, config, student)
     notes += answer_notes
     outcomes = Outcomes(cases=cases, cells=run.cells, answers=answers, tests=None if official else other.outcomes,
                         checks_run=official, exercise_cells=_exercise_cells(template_nb), cells_withheld=withheld)
@@ -232,7 +257,7 @@ def grade_tree(tree: Path, template: Path, config: AssignmentConfig, rubric: Rub
     nothing_ran = not any(c.status == "ok" for c in run.cells)
     status = "timeout" if other.import_hung or (run.status == "timeout" and nothing_ran) else "graded"
     return GradedTree(items, total, run.cells, run.figures, tuple(notes), isolation, timings, status,
-                      check_fingerprints(cases))
+                      check_fingerprints(cases), variant)
 
 
 def failed_report(config: AssignmentConfig, rubric: Rubric, name: str, status: str, message: str, *,
@@ -245,9 +270,10 @@ def failed_report(config: AssignmentConfig, rubric: Rubric, name: str, status: s
 
 
 def grade_submission(submission: Path, bundle_path: Path | Bundle, *, unsandboxed: bool = False,
-                     name: str | None = None, parallel: bool = True) -> Report:
+                     name: str | None = None, parallel: bool = True, student: str = "") -> Report:
     """Official grading of one submission (a folder, a .zip or a bare notebook) against an autograder
     bundle (its zip or folder, or a `Bundle` already opened, as a batch does once for the class).
+    ``student``: the student's id when the caller knows it (it wins over what the submission says).
 
     Always a report: a fault of the submission is `invalid`, anything else that goes wrong while
     grading it (a bug of ours included) is `crashed`, with the cause in words. Only a broken
@@ -264,14 +290,16 @@ def grade_submission(submission: Path, bundle_path: Path | Bundle, *, unsandboxe
             return failed_report(bundle.config, bundle.rubric, name, "bundle_error",
                                  bundle_error_message(bundle.config.name, problems), bundle_hash=bundle.hash)
         try:
-            return _grade_submission(submission, bundle, unsandboxed=unsandboxed, name=name, parallel=parallel)
+            return _grade_submission(submission, bundle, unsandboxed=unsandboxed, name=name, parallel=parallel,
+                                     student=student)
         except Exception as exc:  # nothing about one submission may stop a class
             log.exception("grading %s crashed", name)
             return failed_report(bundle.config, bundle.rubric, name, "crashed", messages.grader_failed(exc),
                                  bundle_hash=bundle.hash)
 
 
-def _grade_submission(submission: Path, bundle: Bundle, *, unsandboxed: bool, name: str, parallel: bool) -> Report:
+def _grade_submission(submission: Path, bundle: Bundle, *, unsandboxed: bool, name: str, parallel: bool,
+                      student: str) -> Report:
     started = time.perf_counter()
     with sandbox.scratch_dir("grade") as work:
         config, rubric = bundle.config, bundle.rubric
@@ -284,7 +312,7 @@ def _grade_submission(submission: Path, bundle: Bundle, *, unsandboxed: bool, na
         key = answer_key(bundle.solution, config)
         try:
             graded = grade_tree(tree, bundle.template, config, rubric, key=key, checks_from=bundle.solution,
-                                unsandboxed=unsandboxed, parallel=parallel)
+                                unsandboxed=unsandboxed, parallel=parallel, student=_student(student, intake))
         except NotebookError as exc:
             return failed_report(config, rubric, name, "invalid", str(exc), bundle_hash=bundle.hash,
                                  submission_hash=sub_hash)
@@ -297,6 +325,13 @@ def _grade_submission(submission: Path, bundle: Bundle, *, unsandboxed: bool, na
                    submission_hash=sub_hash, bundle_hash=bundle.hash)
 
 
+def _student(given: str, intake) -> Student:
+    if given:
+        return Student(given, "the grader's list of students")
+    found = intake.identity.student if intake.identity else ""
+    return Student(found, "lrkit-assignment.json (or the notebook's metadata)" if found else "")
+
+
 def _template_notebook(template: Path, config: AssignmentConfig) -> dict:
     """The template's notebook, read and prepared like a submitted one (what a missing notebook shows)."""
     text = (template / config.notebook).read_text(encoding="utf-8")
@@ -305,7 +340,8 @@ def _template_notebook(template: Path, config: AssignmentConfig) -> dict:
 
 def answer_key(folder: Path, config: AssignmentConfig) -> dict:
     path = folder / "answer_key.yaml"
-    return load_key(path, sigfigs=config.answers.sigfigs, hints=config.answers.hints) if path.is_file() else {}
+    return load_key(path, sigfigs=config.answers.sigfigs, hints=config.answers.hints,
+                    variants=config.variants) if path.is_file() else {}
 
 
 def _feedback_after_publishing(graded: GradedTree, rubric: Rubric, public_key: dict,
@@ -328,4 +364,5 @@ def build_report(config: AssignmentConfig, rubric: Rubric, name: str, graded: Gr
     return Report(config.name, name, graded.status, graded.score, rubric.total, graded.items, official,
                   isolation=graded.isolation, cells=graded.cells, figures=graded.figures,
                   notes=(*before, *graded.notes, *after), environment=environment(), timings=timings,
-                  submission_hash=submission_hash, bundle_hash=bundle_hash, fingerprints=graded.fingerprints)
+                  submission_hash=submission_hash, bundle_hash=bundle_hash, fingerprints=graded.fingerprints,
+                  variant=graded.variant)

@@ -198,7 +198,8 @@ def _bundle_problems(sol: Path, tpl: Path, config, rubric: Rubric) -> tuple[str,
         except SyntaxError as exc:
             problems.append(f"{PROBES}:{exc.lineno}: SyntaxError: {exc.msg}")
     try:
-        key = frozenset(load_key(sol / "answer_key.yaml")) if (sol / "answer_key.yaml").is_file() else frozenset()
+        has_key = (sol / "answer_key.yaml").is_file()
+        key = frozenset(load_key(sol / "answer_key.yaml", variants=config.variants)) if has_key else frozenset()
     except Exception as exc:
         problems.append(f"answer_key.yaml: {exc}")
         key = frozenset()

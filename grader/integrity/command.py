@@ -16,11 +16,13 @@ from pathlib import Path
 
 from grader.bundle import open_bundle
 from grader.errors import UsageError
+from grader.grading.pipeline import answer_key
 from grader.integrity import pages
 from grader.integrity.classlist import read_class
 from grader.integrity.shared_outputs import COPYING, shared_outputs
 from grader.integrity.similarity import CODE, compare_class, normalised_answer
 from grader.integrity.sources import read_submission, read_template, without_template
+from grader.integrity.variant_matches import variant_matches, without_id
 from grader.sandbox import scratch_dir
 
 log = logging.getLogger(__name__)
@@ -51,16 +53,19 @@ def run_similarity(out_dir: Path, to: Path | None = None, *, submissions: Path |
         template, prose = read_template(bundle.template, config)
         subs = [without_template(read_submission(m.path, m.folder, config, tmp / f"s{n}"), template)
                 for n, m in enumerate(klass.members)]
+        matches = variant_matches(klass.members, answer_key(bundle.solution, config), config)
     sim = compare_class(subs, template, prose, policy)
     groups = shared_outputs(klass.members, sim.code, policy)
     notes = [*klass.notes, *(f"{s.name}: {n}" for s in subs for n in s.notes)]
     files = pages.render(sim, groups, _texts(subs, template), assignment=config.name,
-                         settings=dataclasses.asdict(policy), notes=notes)
+                         settings=dataclasses.asdict(policy), notes=notes,
+                         variants=pages.Variants(matches, without_id(klass.members, config)))
     written = pages.write(to, files)
     flagged = sum(p.flagged for p in sim.code)
     lines = [f"compared {len(sim.compared)} of {len(klass.members)} submissions ({sim.pairs_compared} pairs, "
              f"{sim.seconds:.1f} s): {flagged} code pair(s) from {policy.flag}, {len(sim.clusters)} cluster(s) of "
              f"3+, {sum(p.flagged for p in sim.answers)} answer pair(s) from {policy.answers_flag}, "
-             f"{len(groups)} shared wrong output(s) ({sum(g.reading == COPYING for g in groups)} read as copying)",
+             f"{len(groups)} shared wrong output(s) ({sum(g.reading == COPYING for g in groups)} read as copying), "
+             f"{len(matches)} submission(s) with answers right for other numbers than their own",
              f"wrote {written['similarity.html']} and {written['similarity.json']} (staff only)"]
     return written, lines

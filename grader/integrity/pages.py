@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -16,12 +17,21 @@ import jinja2
 
 from grader.integrity.shared_outputs import SharedOutput
 from grader.integrity.similarity import CODE, Pair, Similarity
+from grader.integrity.variant_matches import VariantMatch
 from grader.report.render import write_atomic
 from grader.report.safe import clean, shown
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 PAGES = "_similarity"  # beside similarity.html: a name no submission folder can have (they start alphanumeric)
 SHOWN_UNFLAGGED = 30  # pairs below the threshold listed on the page (all listed ones are in the JSON)
+
+
+@dataclass(frozen=True)
+class Variants:
+    """Per-student numbers, class-wide: answers right for other numbers, and submissions without a student id."""
+
+    matches: tuple[VariantMatch, ...] = ()
+    without_id: tuple[str, ...] = ()
 
 
 def _environment() -> jinja2.Environment:
@@ -86,7 +96,8 @@ def _shown_pair(pair: Pair, page: str | None) -> dict[str, Any]:
 
 
 def render(sim: Similarity, groups: Sequence[SharedOutput], texts: dict[tuple[str, str], str], *,
-           assignment: str, settings: dict[str, Any], notes: Sequence[str]) -> dict[str, str]:
+           assignment: str, settings: dict[str, Any], notes: Sequence[str],
+           variants: Variants = Variants()) -> dict[str, str]:
     """Every file of the report, by path relative to the report folder. ``texts``: (submission, what) -> the text
     compared (code as handed in, an answer normalised)."""
     env = _environment()
@@ -96,7 +107,9 @@ def render(sim: Similarity, groups: Sequence[SharedOutput], texts: dict[tuple[st
     everything = {"assignment": assignment, "settings": settings, "compared": list(sim.compared),
                   "too_short": list(sim.too_short), "pairs_compared": sim.pairs_compared, "seconds": sim.seconds,
                   "code": code, "answers": answers, "clusters": [dataclasses.asdict(c) for c in sim.clusters],
-                  "shared_outputs": [dataclasses.asdict(g) for g in groups], "notes": list(notes)}
+                  "shared_outputs": [dataclasses.asdict(g) for g in groups], "notes": list(notes),
+                  "variant_matches": [dataclasses.asdict(v) for v in variants.matches],
+                  "without_student_id": list(variants.without_id)}
     files = {"similarity.json": json.dumps(code, indent=1, ensure_ascii=False) + "\n",
              f"{PAGES}/integrity.json": json.dumps(everything, indent=1, ensure_ascii=False) + "\n"}
     for pairs in (sim.code, sim.answers):
@@ -112,7 +125,10 @@ def render(sim: Similarity, groups: Sequence[SharedOutput], texts: dict[tuple[st
         answers=[_shown_pair(p, pages.get((p.a, p.b, p.what))) for p in sim.answers if p.flagged],
         clusters=[{"members": [shown(m) for m in c.members], "pairs": c.pairs, "top": c.top} for c in sim.clusters],
         groups=[{**dataclasses.asdict(g), "members": [shown(m) for m in g.members]} for g in groups],
-        too_short=[shown(n) for n in sim.too_short])
+        too_short=[shown(n) for n in sim.too_short],
+        variant_matches=[{**dataclasses.asdict(v), "submission": shown(v.submission), "student": shown(v.student),
+                          "matches": shown(v.matches)} for v in variants.matches],
+        without_id=[shown(n) for n in variants.without_id])
     return files
 
 

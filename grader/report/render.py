@@ -20,6 +20,7 @@ from markupsafe import Markup
 from grader.report import safe
 from grader.report.mathml import math_html
 from grader.results import ItemResult, Report, code_cell_numbers
+from grader.variants import describe
 
 TEMPLATES = Path(__file__).parent / "templates"
 UNOFFICIAL = "UNOFFICIAL — not sandboxed"
@@ -125,7 +126,18 @@ def _context(report: Report) -> dict[str, Any]:
         "numbers": numbers,
         "environment": sorted(report.environment.items()),
         "timings": [timing_label(k, float(v)) for k, v in sorted(report.timings.items())],
+        "variant": variant_text(report),
     }
+
+
+def variant_text(report: Report) -> str:
+    """The student's own numbers, as every rendering shows them ("" for an assignment without variants)."""
+    v = report.variant
+    if not v or not isinstance(v.get("parameters"), dict):
+        return ""
+    who = f"student id {v['student']!r}, from {v.get('source', '')}" if v.get("student") else \
+        "no student id was found, so the default numbers"
+    return f"Graded with the numbers of this submission's variant ({who}): {describe(v['parameters'])}"
 
 
 def render_json(report: Report) -> str:
@@ -159,6 +171,8 @@ def render_terminal(report: Report, html_path: Path | str | None = None) -> str:
         lines.append(f"*** {banner(report)} ***")
     lines += [f"  {_plain(n)}" for n in report.notes]
     context = _context(report)
+    if context["variant"]:
+        lines.append(f"  {_plain(context['variant'])}")
     visible = context["visible"]
     width = max((len(fmt_points(i.max_points)) for i in visible), default=1)
     for item in visible:
@@ -204,6 +218,8 @@ def render_gradescope(report: Report) -> dict[str, Any]:
     header = [f"{report.assignment}: {fmt_points(report.score)}/{fmt_points(report.max_score)} ({report.status})"]
     if not report.official:
         header.append(banner(report))
+    if variant_text(report):
+        header.append(variant_text(report))
     pending = [i for i in report.items if i.status == "manual"]
     if pending:  # left out of tests[]: Gradescope would show them as failed
         header.append(f"Pending, graded by a person: {', '.join(i.title for i in pending)} "

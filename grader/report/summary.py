@@ -24,6 +24,7 @@ from grader.report.render import (
     write_atomic,
 )
 from grader.results import Report
+from grader.variants import describe
 
 log = logging.getLogger(__name__)
 STATUSES = ("graded", "incomplete", "timeout", "crashed", "invalid", "bundle_error")
@@ -120,7 +121,24 @@ def _summary_context(reports: Sequence[Report], items: list[tuple[str, str, floa
         "reports": reports,
         "histogram_png": _png(_histogram(scores, max_score)) if counted else "",
         "pass_rate_png": _png(_pass_rates(rates)) if counted and rates else "",
+        "variants": {r.submission: variant_cell(r) for r in reports} if any(r.variant for r in reports) else {},
     }
+
+
+def variant_cell(report: Report) -> str:
+    """A submission's own numbers in the class summary, and what its report says about them (per-student
+    variants, assignment.yaml `variants:`): no student id, answers right for the default numbers."""
+    v = report.variant if isinstance(report.variant, dict) else {}
+    numbers = v.get("parameters")
+    if not isinstance(numbers, dict) or not all(isinstance(x, (int, float)) for x in numbers.values()):
+        return ""
+    text = describe({str(k): x for k, x in numbers.items()})
+    if not v.get("student"):
+        text += "; no student id (graded with the default numbers)"
+    defaults = v.get("default_matches")
+    if isinstance(defaults, list) and defaults:
+        text += f"; right for the default numbers: {', '.join(str(a) for a in defaults)}"
+    return text
 
 
 def _histogram(scores: list[float], max_score: float) -> Figure:

@@ -224,3 +224,26 @@ def test_failed_write_leaves_no_temp_files(tmp_path, monkeypatch):
             write_reports(make_report(score=9), tmp_path)
     assert {p: p.read_bytes() for p in paths.values()} == before
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(p.name for p in paths.values())
+
+
+VARIANT = {"student": "ada", "source": "lrkit-assignment.json", "parameters": {"T": 2_000_000, "D": 3072, "H": 64},
+           "wrong": {}, "default_matches": []}
+
+
+def test_every_rendering_shows_the_students_own_numbers(tmp_path):
+    """Do report.json, the HTML, Markdown, terminal and Gradescope texts show whose numbers were graded?"""
+    report = make_report(variant=VARIANT)
+    shown = "student id 'ada', from lrkit-assignment.json): T = 2,000,000, D = 3072, H = 64"
+    assert shown in render_html(report).replace("&#39;", "'")
+    assert shown in render_markdown(report).replace("\\", "")
+    assert shown in render_terminal(report)
+    assert shown in render_gradescope(report)["output"]
+    assert json.loads(render_json(report))["variant"]["parameters"] == VARIANT["parameters"]
+    write_reports(report, tmp_path)
+    assert load_report(tmp_path / "report.json").variant == VARIANT
+
+
+def test_a_report_without_variants_shows_no_numbers():
+    report = make_report()
+    assert "Graded with the numbers" not in render_html(report) + render_terminal(report)
+    assert "variant" not in render_gradescope(report)["output"]

@@ -121,3 +121,20 @@ def test_the_gradebook_is_written_even_when_the_page_cannot_be_drawn(tmp_path, b
     paths = write_class_summary(batch[:2], tmp_path)
     assert len(paths["gradebook.csv"].read_text().splitlines()) == 3  # header and the two rows
     assert "could not be drawn (RuntimeError: template exploded)" in paths["summary.html"].read_text()
+
+
+def test_summary_shows_each_submissions_own_numbers_and_what_they_match(tmp_path):
+    """With per-student numbers, does the class summary show each submission's, and answers right for the defaults?"""
+    ada = {"student": "ada", "parameters": {"T": 2_000_000, "D": 3072}, "default_matches": ["mha_cache_one_layer"]}
+    reports = [Report("a", "ada_sub", "graded", 1, 8, (), official=True, variant=ada),
+               Report("a", "anon", "graded", 1, 8, (), official=True,
+                      variant={"student": "", "parameters": {"T": 1_000_000, "D": 4096}, "default_matches": []})]
+    html = write_class_summary(reports, tmp_path)["summary.html"].read_text(encoding="utf-8")
+    assert "Own numbers" in html and "T = 2,000,000, D = 3072" in html
+    assert "right for the default numbers: mha_cache_one_layer" in html
+    assert "no student id (graded with the default numbers)" in html
+
+
+def test_summary_without_variants_has_no_numbers_column(tmp_path, batch):
+    html = write_class_summary(batch, tmp_path)["summary.html"].read_text(encoding="utf-8")
+    assert "Own numbers" not in html

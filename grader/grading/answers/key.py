@@ -8,6 +8,7 @@ from typing import Any
 
 import yaml
 
+from grader.config import Variants
 from grader.grading.answers.units import norm_choice
 
 
@@ -26,6 +27,7 @@ class Distractor:
 
     value: Any
     feedback: str
+    formula: str = ""  # the value from the assignment's variant parameters (grader/grading/answers/formulas.py)
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,8 @@ class QuantityEntry:
     sigfigs: int = 0  # the floor: answers with at least this many significant figures are compared at theirs
     hints: bool = False  # say "too large/small" for other misses (lets a student bisect a hidden key)
     type: str = "quantity"
+    formula: str = ""  # `value` computed from the variant parameters: the same for the default and every student
+    per_head_of: str = ""  # `per_head` is this parameter (e.g. H)
 
 
 @dataclass(frozen=True)
@@ -50,6 +54,7 @@ class NumberEntry:
     sigfigs: int = 0
     hints: bool = False
     type: str = "number"
+    formula: str = ""
 
 
 @dataclass(frozen=True)
@@ -80,19 +85,21 @@ class TextEntry:
 KeyEntry = QuantityEntry | NumberEntry | VectorEntry | ChoiceEntry | TextEntry
 
 _FIELDS = {
-    "quantity": {"type", "value", "rtol", "per_head", "distractors", "sigfigs", "hints"},
-    "number": {"type", "value", "atol", "rtol", "distractors", "sigfigs", "hints"},
+    "quantity": {"type", "value", "formula", "rtol", "per_head", "distractors", "sigfigs", "hints"},
+    "number": {"type", "value", "formula", "atol", "rtol", "distractors", "sigfigs", "hints"},
     "vector": {"type", "value", "atol", "distractors"},
     "choice": {"type", "value", "distractors"},
     "text": {"type"},
 }
 
 
-def load_key(path: Path | str, *, sigfigs: int = 0, hints: bool = False) -> dict[str, KeyEntry]:
+def load_key(path: Path | str, *, sigfigs: int = 0, hints: bool = False,
+             variants: Variants | None = None) -> dict[str, KeyEntry]:
     """Load ``answer_key.yaml`` into typed entries; anything unknown is an error naming file and key.
 
     ``sigfigs`` and ``hints`` are the assignment's defaults (assignment.yaml ``answers:``) for
-    numeric entries that do not set their own."""
+    numeric entries that do not set their own. Entries with a ``formula`` are evaluated for the default
+    parameters of ``variants`` (assignment.yaml ``variants:``), and checked for every student's."""
     path = Path(path)
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
@@ -101,7 +108,13 @@ def load_key(path: Path | str, *, sigfigs: int = 0, hints: bool = False) -> dict
     if not isinstance(data, dict):
         raise AnswerKeyError(f"{path}: expected a mapping of answer ids to entries")
     defaults = {"sigfigs": sigfigs, "hints": hints}
-    return {str(key): _key_entry(path, str(key), spec, defaults) for key, spec in data.items()}
+    key = {str(key): _key_entry(path, str(key), spec, defaults) for key, spec in data.items()}
+    from grader.grading.answers.formulas import with_formulas  # formulas evaluate key entries: import late
+
+    key = with_formulas(path, key, data, variants)
+    for entry in key.values():
+        distractor_check(f"{path}: {entry.id}", entry)
+    return key
 
 
 def _key_entry(path: Path, key: str, spec: Any, defaults: dict | None = None) -> KeyEntry:
@@ -117,14 +130,19 @@ def _key_entry(path: Path, key: str, spec: Any, defaults: dict | None = None) ->
     if unknown:
         raise AnswerKeyError(f"{where}: unknown field(s) {', '.join(unknown)} for type {kind} "
                              f"(allowed: {', '.join(sorted(_FIELDS[kind]))})", key=(key,))
-    if kind != "text" and "value" not in spec:
-        raise AnswerKeyError(f"{where}: missing 'value'", key=(key,))
+    if kind != "text" and "value" not in spec and "formula" not in spec:
+        raise AnswerKeyError(f"{where}: missing 'value' (or 'formula')", key=(key,))
     if kind in ("quantity", "number"):
         spec = {**(defaults or {}), **spec}
     try:
         entry = _build_entry(kind, key, spec)
     except (TypeError, ValueError, KeyError) as exc:
         raise AnswerKeyError(f"{where}: {exc}", key=(key,)) from None
+    return entry
+
+
+def distractor_check(where: str, entry: KeyEntry) -> None:
+    """A distractor that would be marked correct is an authoring error."""
     from grader.grading.answers.judge import (
         check_answer,  # the judge needs the key types: import late
     )
@@ -132,8 +150,7 @@ def _key_entry(path: Path, key: str, spec: Any, defaults: dict | None = None) ->
     for d in getattr(entry, "distractors", ()):
         if not isinstance(entry, ChoiceEntry) and check_answer(entry, _as_text(entry, d.value)).status == "correct":
             raise AnswerKeyError(f"{where}: distractor {d.value!r} is within the tolerance of the value, "
-                                 "so it would be marked correct; tighten atol/rtol", key=(key,))
-    return entry
+                                 "so it would be marked correct; tighten atol/rtol", key=(entry.id,))
 
 
 def _as_text(entry: KeyEntry, value: Any) -> str:
@@ -159,13 +176,23 @@ def _build_entry(kind: str, key: str, spec: dict) -> KeyEntry:
         value = _float_tuple(spec["value"])
         distractors = tuple(Distractor(_float_tuple(d["value"]), str(d["feedback"])) for d in _dlist(spec))
         return VectorEntry(key, value, distractors=distractors, **opts)
-    distractors = tuple(Distractor(float(d["value"]), str(d["feedback"])) for d in _dlist(spec))
+    distractors = tuple(Distractor(float(d.get("value", 0)), str(d["feedback"]), _formula(d)) for d in _dlist(spec))
+    value, formula = float(spec.get("value", 0)), _formula(spec)
     if kind == "number":
-        return NumberEntry(key, float(spec["value"]), distractors=distractors, **opts)
+        return NumberEntry(key, value, distractors=distractors, formula=formula, **opts)
     per_head = spec.get("per_head")
-    if per_head is not None and (not isinstance(per_head, int) or per_head < 2):
-        raise ValueError("per_head must be an integer ≥ 2")
-    return QuantityEntry(key, float(spec["value"]), per_head=per_head, distractors=distractors, **opts)
+    if isinstance(per_head, str):  # a parameter's name: resolved with the formulas
+        return QuantityEntry(key, value, distractors=distractors, formula=formula, per_head_of=per_head, **opts)
+    if per_head is not None and (isinstance(per_head, bool) or not isinstance(per_head, int) or per_head < 2):
+        raise ValueError("per_head must be an integer ≥ 2 or the name of a variant parameter")
+    return QuantityEntry(key, value, per_head=per_head, distractors=distractors, formula=formula, **opts)
+
+
+def _formula(spec: dict) -> str:
+    formula = spec.get("formula", "")
+    if not isinstance(formula, str):
+        raise ValueError(f"a formula is text (e.g. \"2 * T * D\"), got {formula!r}")
+    return formula
 
 
 def _precision_opts(spec: dict) -> dict[str, Any]:
@@ -179,8 +206,9 @@ def _precision_opts(spec: dict) -> dict[str, Any]:
 
 def _dlist(spec: dict) -> list[dict]:
     raw = spec.get("distractors") or []
-    if not isinstance(raw, list) or not all(isinstance(d, dict) and set(d) == {"value", "feedback"} for d in raw):
-        raise ValueError("distractors are a list of {value, feedback}")
+    if not isinstance(raw, list) or not all(isinstance(d, dict) and "feedback" in d and set(d) & {"value", "formula"}
+                                            and set(d) <= {"value", "formula", "feedback"} for d in raw):
+        raise ValueError("distractors are a list of {value, feedback} (or {formula, feedback})")
     return raw
 
 
