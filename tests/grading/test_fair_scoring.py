@@ -213,7 +213,8 @@ def test_a_check_whose_own_gate_fails_says_nothing_and_the_item_is_judged_on_the
     (item,), _ = score(r, honest)
     assert item.points == 0.0  # the gate holds: the step check is judged, and it failed
     nothing = Outcomes(cases=(case("works_forward", True), case("works_step", True),
-                              CaseOutcome("norm_fwd", "1", False, "norm_fwd [1]: raised RuntimeError", raised=True), from_state,
+                              CaseOutcome("norm_fwd", "1", False, "norm_fwd [1]: raised RuntimeError", raised=True),
+                              from_state,
                               case("step_uses_state", False)))
     (item,), _ = score(r, nothing)
     assert item.points == 0.0 and item.messages[0].startswith("no credit: norm_fwd")
