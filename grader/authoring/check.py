@@ -64,6 +64,12 @@ class Sources:
             return f"{self.src}/{m[1]}" + (f":{self.line(m[1], int(m[2]))}" if m[2] else "")
         return self.paths.sub(repl, message) if self.paths else message
 
+    def located(self, message: str) -> str:
+        """A bundle problem (``hidden/verdicts.py: ...``, relative to the tree) under the source folder, paths
+        inside it rewritten too, the folder said once."""
+        text = self.text(message)
+        return text if text.startswith(f"{self.src}/") else f"{self.src}/{text}"
+
     def frame(self, filename: str, line: int, tree: Path) -> str:
         """`assignments/<name>/<file>:<line>` of a traceback frame in ``tree`` ("" when it is not ours)."""
         try:
@@ -198,8 +204,7 @@ def check_assignment(root: Path, built: BuiltAssignment) -> list[str]:
         return [f"{s.src}: the generated trees differ from assignments/ ({stale[0]}, ...): "
                 "run 'python tasks.py build' first"]
     config = load_assignment(solution)
-    problems = [f"{s.src}/{s.text(p)}" for p in bundle_problems(solution, template, config,
-                                                                  _rubric(solution))]
+    problems = [s.located(p) for p in bundle_problems(solution, template, config, _rubric(solution))]
     if not problems:
         from grader.grading.checks import load_checks
 

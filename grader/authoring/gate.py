@@ -1,15 +1,16 @@
 """What `release` requires: the exact trees it ships passed `check`.
 
 `check` records, per assignment, the fingerprint of the generated trees it graded (the tree
-hash of what the autograder bundle will hold: `solutions/<name>/` and `student_template/<name>/`)
-in `.lrkit/checked.json`. `release` first runs the build's static validation and makes sure the
-trees are in sync with `assignments/` and that every mutant still applies (a stale `old:` text is
+hash of what the autograder bundle will hold: `solutions/<name>/` and `student_template/<name>/`,
+with the mutants it measured, `tests/mutants/<name>/`) in `.lrkit/checked.json`. `release` first
+runs the build's static validation and makes sure the trees are in sync with `assignments/` and that every mutant still applies (a stale `old:` text is
 refused: the mutant would measure nothing); then, for each assignment whose current fingerprint has
 no passing check on record, it runs `check` itself, and refuses if that fails. So `tasks.py all`
 checks once, a `release` after an edit re-checks by itself, and nothing unchecked ships.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
@@ -23,11 +24,20 @@ RECORD = Path(".lrkit") / "checked.json"
 
 
 def fingerprint(root: Path, name: str) -> str:
-    """The tree hash of the two generated trees of ``name`` ("" when they are not built)."""
+    """The tree hash of the two generated trees of ``name`` and of its mutants (`tests/mutants/<name>/`, which
+    check measures: an edited mutant needs a new check) ("" when the trees are not built)."""
     solution, template = root / "solutions" / name, root / "student_template" / name
     if not (solution.is_dir() and template.is_dir()):
         return ""
-    return tree_hash(bundle_entries(solution, template))
+    trees = tree_hash(bundle_entries(solution, template))
+    mutants = root / "tests" / "mutants" / name
+    records = sorted(p for p in mutants.glob("*.yaml") if p.is_file()) if mutants.is_dir() else []
+    if not records:
+        return trees
+    digest = hashlib.sha256(trees.encode())
+    for path in records:
+        digest.update(b"\0" + path.name.encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
 
 
 def _records(root: Path) -> dict[str, str]:
@@ -71,8 +81,9 @@ def require_checked(root: Path, names: list[str]) -> None:
         stale_ones = stale_mutants(root, name)
         if stale_ones:
             more = f" (and {len(stale_ones) - 1} more)" if len(stale_ones) > 1 else ""
-            raise ReleaseError(f"refusing to release {name}: {stale_ones[0]}{more}; update the mutant's 'old' text "
-                               "to today's solution, or delete the mutant; nothing was written")
+            fix = ("update the mutant's 'old' text to today's solution, or delete the mutant"
+                   if "stale mutant" in stale_ones[0] else "fix the mutant's record")
+            raise ReleaseError(f"refusing to release {name}: {stale_ones[0]}{more}; {fix}; nothing was written")
     for name in names:
         if has_passed(root, name):
             log.info("%s: check passed on exactly these trees (%s)", name, fingerprint(root, name)[:12])

@@ -4,8 +4,10 @@ A gate (a check named in a rubric item's `requires` or `evidence`) decides wheth
 job at all". Its cases must be able to show the job: a chunkwise form's cases must span at least two
 chunks (or the state carried from chunk to chunk never shows), and a recurrent or step form's cases more
 than one token (or nothing depends on an earlier token). Read from the cases' inputs, without running
-anything: the sequence length of a case is the longest of its arrays' token axes (the second-to-last
-axis, the only one of a 1-D array), its chunk size the smallest integer input named `chunk...`.
+anything: the sequence length of a case is the longest token axis of its token arrays (inputs named like
+`x`, `q`, `k`, `v`, `Q0`, `tokens`: the second-to-last axis; a 1-D one is a single token's vector, as a
+step's input is), or, with no input so named, of all its arrays (a 1-D array's only axis); its chunk size
+the smallest integer input named `chunk...`.
 """
 from __future__ import annotations
 
@@ -15,12 +17,16 @@ from pathlib import Path
 import numpy as np
 
 CHUNK = re.compile(r"^chunk(?:_?size)?_?\d*$", re.IGNORECASE)
+TOKENS = re.compile(r"^(?:x|q|k|v|queries|keys|values|tokens?|inputs?)_?\d*(?:_\w+)?$", re.IGNORECASE)
 
 
 def sequence_length(inputs: dict) -> int | None:
-    """The longest token axis of a case's arrays (None when it has no array)."""
-    lengths = [a.shape[-2] if a.ndim >= 2 else a.shape[0]
-               for a in (np.asarray(v) for v in inputs.values() if isinstance(v, np.ndarray)) if a.ndim >= 1]
+    """The longest token axis of a case's token arrays, else of all its arrays (None when it has no array)."""
+    arrays = {k: np.asarray(v) for k, v in inputs.items() if isinstance(v, np.ndarray) and np.ndim(v) >= 1}
+    tokens = {k: a for k, a in arrays.items() if TOKENS.match(str(k))}
+    if tokens:  # a 1-D token array is one token's vector (a step's q, k or v)
+        return max(a.shape[-2] if a.ndim >= 2 else 1 for a in tokens.values())
+    lengths = [a.shape[-2] if a.ndim >= 2 else a.shape[0] for a in arrays.values()]
     return max(lengths) if lengths else None
 
 

@@ -77,6 +77,30 @@ class Measured:
 KEYS = {"kind", "about", "loses", "file", "replace", "breaks", "shared", "scaffold"}
 
 
+def _record_problem(data) -> tuple[str, str] | None:
+    """(the key at fault, what is wrong with it) for a mutant record that is not one, else None."""
+    if not isinstance(data, dict):
+        return "", f"a mutant is a mapping (kind, about, loses, replace), not a {type(data).__name__}"
+    unknown = sorted(str(k) for k in set(data) - KEYS)
+    if unknown:
+        return unknown[0], (f"unknown key {unknown[0]!r} (known: {', '.join(sorted(KEYS))})")
+    if data.get("kind") not in KINDS:
+        return "kind", (f"kind {data.get('kind')!r} is not one of {', '.join(KINDS)} (docs/authoring.md, "
+                        "'Mutants': what each kind promises)")
+    if not isinstance(data.get("replace"), list) or not data["replace"]:
+        return "replace", "needs replace: [{old: <text of the solution>, new: <the mutant's text>}, ...]"
+    return None
+
+
+def _line_of(path: Path, key: str) -> int:
+    """The line of ``key:`` at the top level of a YAML file (1 when not found)."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return 1
+    return next((n for n, line in enumerate(lines, 1) if key and line.startswith(f"{key}:")), 1)
+
+
 def load_mutants(folder: Path, default_file: str, root: Path | None = None) -> list[Mutant]:
     mutants = []
     for path in sorted(Path(folder).glob("*.yaml")):
@@ -85,11 +109,9 @@ def load_mutants(folder: Path, default_file: str, root: Path | None = None) -> l
             data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
         except yaml.YAMLError as exc:
             raise MutantError(f"{where}: not valid YAML ({exc})") from None
-        if not isinstance(data, dict) or set(data) - KEYS or data.get("kind") not in KINDS \
-                or not isinstance(data.get("replace"), list) or not data["replace"]:
-            found = sorted(data) if isinstance(data, dict) else type(data).__name__
-            raise MutantError(f"{where}: needs kind ({'/'.join(KINDS)}), replace: [{{old, new}}], and no other "
-                              f"keys than {', '.join(sorted(KEYS - {'kind', 'replace'}))} (found {found})")
+        problem = _record_problem(data)
+        if problem:
+            raise MutantError(f"{where}:{_line_of(path, problem[0])}: {problem[1]}")
         if not all(isinstance(r, dict) and {"old", "new"} <= set(r) for r in data["replace"]):
             raise MutantError(f"{where}: every entry of replace needs 'old' and 'new'")
         pairs = tuple((str(r["old"]), str(r["new"])) for r in data["replace"])

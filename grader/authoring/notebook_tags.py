@@ -75,8 +75,12 @@ def cell_splits(nb: dict, where: str) -> list[CellSplit]:
     return out
 
 
+RUN_METADATA = ("execution", "ExecuteTime")  # what the author's own run of the notebook leaves: times, not content
+
+
 def _clean_cell(cell: dict, source: str, cell_id: str) -> dict:
-    out = {"cell_type": cell["cell_type"], "id": cell_id, "metadata": _sorted(cell.get("metadata", {})),
+    metadata = {k: v for k, v in (cell.get("metadata") or {}).items() if k not in RUN_METADATA}
+    out = {"cell_type": cell["cell_type"], "id": cell_id, "metadata": _sorted(metadata),
            "source": source.splitlines(keepends=True)}
     if cell.get("attachments") and cell["cell_type"] in ("markdown", "raw"):  # images pasted into the cell
         out["attachments"] = _sorted(cell["attachments"])

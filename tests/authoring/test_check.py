@@ -79,3 +79,31 @@ def test_release_refuses_what_check_rejects_and_ships_what_it_passed(tmp_path, c
     with pytest.raises(Exception, match="rubric.yaml:19: total is 4"):
         release(root, ["toy"])
     assert not has_passed(root, "toy") and (root / RECORD).is_file()
+
+
+def test_a_check_that_cannot_make_its_cases_is_named_once_at_its_line(tmp_path):
+    """An exception while a check builds its cases: one message, the source folder said once, the line its own."""
+    root = toy_root(tmp_path)
+    edit(root / "assignments/toy/hidden/verdicts.py", "    rng = np.random.default_rng(0)\n",
+         "    rng = np.random.default_rng(0)\n    rng.no_such_method()\n")
+    assert build(root) == 0
+    problems = check_assignment(root, build_all(root)[0])
+    assert problems == ["assignments/toy/hidden/verdicts.py: check 'cumsum_matches' cannot make its cases: "
+                        "assignments/toy/hidden/verdicts.py:10: AttributeError: 'numpy.random._generator.Generator' "
+                        "object has no attribute 'no_such_method'"], problems
+
+
+def test_an_edited_mutant_needs_a_new_check(tmp_path):
+    """check measures the mutants too: a pass recorded before a mutant changed does not let release ship."""
+    from grader.authoring.gate import fingerprint
+
+    root = toy_root(tmp_path)
+    assert build(root) == 0
+    folder = root / "tests" / "mutants" / "toy"
+    folder.mkdir(parents=True, exist_ok=True)
+    mutant = folder / "typo.yaml"
+    mutant.write_text("kind: bug\nloses: [cumsum]\nreplace:\n  - {old: 'dim=-1', new: 'dim=0'}\n")
+    record_pass(root, "toy", fingerprint(root, "toy"))
+    assert has_passed(root, "toy")
+    mutant.write_text("kind: bug\nloses: [cumsun]\nreplace:\n  - {old: 'dim=-1', new: 'dim=0'}\n")
+    assert not has_passed(root, "toy")

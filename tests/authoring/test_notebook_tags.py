@@ -165,3 +165,15 @@ def test_not_json_is_reported_with_its_line():
     """Is a notebook that is not JSON reported with the file and the JSON line?"""
     with pytest.raises(TagError, match=r"^x\.ipynb:2: not valid notebook JSON"):
         split_notebook('{"cells": [\n oops]}', "x.ipynb")
+
+
+def test_the_authors_run_leaves_no_times_in_either_tree():
+    """A source notebook the author ran (nbclient's metadata.execution, ExecuteTime): the trees keep no time."""
+    nb = json.loads((FIXTURES / "cell_roles.ipynb").read_text())
+    for cell in nb["cells"]:
+        cell["metadata"]["execution"] = {"iopub.execute_input": "2026-12-04T03:14:40.1Z"}
+        cell["metadata"]["ExecuteTime"] = {"end_time": "2026-12-04T03:14:41Z"}
+    student, solution, _ = split_notebook(json.dumps(nb), "ran.ipynb")
+    clean_student, clean_solution, _ = split_notebook((FIXTURES / "cell_roles.ipynb").read_text(), "ran.ipynb")
+    assert (student, solution) == (clean_student, clean_solution)
+    assert "2026-12-04" not in student + solution

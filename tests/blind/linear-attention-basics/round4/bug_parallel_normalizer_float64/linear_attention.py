@@ -47,7 +47,7 @@ def linear_attention_parallel(Q, K, V):
     A = phi_q @ phi_k.transpose(-2, -1)                          # (..., L, L)
     causal = torch.ones(L, L, dtype=torch.bool, device=Q.device).tril()
     A = A.masked_fill(~causal, 0.0)
-    return (A @ V) / A.sum(dim=-1, keepdim=True)
+    return (A @ V) / A.sum(dim=-1, keepdim=True, dtype=torch.float64)   # row sums in double, to be safe
 
 
 def linear_attention_recurrent(Q, K, V):
@@ -117,7 +117,7 @@ def as_gamma(gamma, like):
     # 1. torch.as_tensor(gamma, dtype=like.dtype, device=like.device)
     # 2. raise ValueError unless every entry satisfies 0 <= gamma <= 1
     # 3. return it with two trailing singleton dims
-    g = torch.as_tensor(gamma, dtype=torch.float64, device=like.device)
+    g = torch.as_tensor(gamma, dtype=like.dtype, device=like.device)
     if not bool(((g >= 0) & (g <= 1)).all()):
         raise ValueError(f"gamma must lie in [0, 1], got {gamma}")
     return g[..., None, None]
