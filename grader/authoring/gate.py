@@ -1,12 +1,13 @@
 """What `release` requires: the exact trees it ships passed `check`.
 
-`check` records, per assignment, the fingerprint of the generated trees it graded (the tree
-hash of what the autograder bundle will hold: `solutions/<name>/` and `student_template/<name>/`,
-with the mutants it measured, `tests/mutants/<name>/`) in `.lrkit/checked.json`. `release` first
-runs the build's static validation and makes sure the trees are in sync with `assignments/` and that every mutant still applies (a stale `old:` text is
-refused: the mutant would measure nothing); then, for each assignment whose current fingerprint has
-no passing check on record, it runs `check` itself, and refuses if that fails. So `tasks.py all`
-checks once, a `release` after an edit re-checks by itself, and nothing unchecked ships.
+`check` records, per assignment, the fingerprint of the generated trees it graded (the tree hash of
+what the autograder bundle will hold: `solutions/<name>/` and `student_template/<name>/`, with the
+mutants it measured, `tests/mutants/<name>/`) in `.lrkit/checked.json`. `release` first runs the
+build's static validation and makes sure the trees are in sync with `assignments/` and that every
+mutant still applies (a stale `old:` text is refused: the mutant would measure nothing); then, for
+each assignment whose current fingerprint has no passing check on record, it runs `check` itself,
+and refuses if that fails. So `tasks.py all` checks once, a `release` after an edit re-checks by
+itself, and nothing unchecked ships.
 """
 from __future__ import annotations
 
