@@ -130,3 +130,15 @@ class Report:
         for key in ("isolation", "notes"):
             data[key] = tuple(data.get(key, ()))
         return cls(**data)
+
+
+@dataclass(frozen=True)
+class VariantMatch:
+    """Class-wide, per-student numbers: one submission's wrong answers that are right for another set of numbers
+    (grader/batch/variants.py finds them; the class summary and `grade similarity` show them)."""
+
+    submission: str
+    student: str
+    matches: str  # "the default numbers", or "the variant of <submission> (<student>)[, ...]"
+    of: tuple[str, ...]  # the classmates' submissions whose numbers these are (empty for the defaults)
+    answers: tuple[str, ...]  # answer ids

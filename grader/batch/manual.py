@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Mapping
 
+from grader.batch.run import read_inputs
+from grader.batch.variants import recorded_matches
 from grader.config import RubricKind
 from grader.errors import UsageError
 from grader.grading.score import hand_graded, total
@@ -111,8 +113,10 @@ def write_class_files(out_dir: Path, found: list[tuple[Path, Report]] | None = N
         header = next(csv.reader(fh), [])
     seen = {i.id: (i.id, i.title, i.max_points) for r in reports for i in r.items}
     columns = [seen.get(c, (c, c, 0.0)) for c in header[len(GRADEBOOK_FIRST):]] if header else None
+    recorded = read_inputs(out_dir)  # per-student numbers: the batch's bundle, to list classmates' variants again
+    matches = recorded_matches([recorded.autograder] if recorded else [], {f.name: r for f, r in found})
     return write_class_summary(reports, out_dir, rubric_items=columns or None,
-                               folders={r.submission: folder.name for folder, r in found})
+                               folders={r.submission: folder.name for folder, r in found}, variant_matches=matches)
 
 
 def _read_sheet(sheet: Path) -> dict[tuple[str, str], HandGrade]:

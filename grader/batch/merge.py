@@ -8,7 +8,9 @@ Everything is checked before anything is written; a refusal names what is wrong 
     mix         manifests (or reports) of different bundles, grader versions, assignments or shard counts
 
 The merged OUT holds every submission's folder (copied unless OUT is where the shard wrote it),
-`gradebook.csv` and `summary.html`: byte for byte what one machine grading the class would write.
+`gradebook.csv` and `summary.html`: byte for byte what one machine grading the class would write. With
+per-student numbers the summary lists answers right for a classmate's numbers when the bundle a shard recorded
+(its `_batch.json`) is still there; without it, only what the reports hold, and the summary says so.
 """
 from __future__ import annotations
 
@@ -16,7 +18,9 @@ import logging
 import shutil
 from pathlib import Path
 
+from grader.batch.run import read_inputs
 from grader.batch.shards import Manifest, read_manifests, shard_of
+from grader.batch.variants import recorded_matches
 from grader.errors import UsageError
 from grader.grading.version import version_of
 from grader.report.render import load_report
@@ -147,7 +151,9 @@ def merge_shards(folders: list[Path], out: Path) -> int:
             shutil.copytree(source, target, dirs_exist_ok=True)
     ordered = [report for _, (_, report) in sorted(reports.items())]
     rubric = list(manifests[0].rubric)
-    paths = write_class_summary(ordered, out, rubric_items=rubric)
+    recorded = [r.autograder for r in map(read_inputs, sorted({m.folder for m in manifests})) if r is not None]
+    matches = recorded_matches(recorded, {name: report for name, (_, report) in reports.items()})
+    paths = write_class_summary(ordered, out, rubric_items=rubric, variant_matches=matches)
     bad = [r for r in ordered if r.status != "graded"]
     for r in bad:
         log.warning("%s: %s", r.submission, r.status)

@@ -3,7 +3,8 @@
     plan (what to grade; resume) -> engine (where: threads here, or a Dask cluster) -> the driver writes
 
 The driver is the only writer: each report as it arrives (atomically, grader/report/render.py), then
-`gradebook.csv` and `summary.html` once at the end. A submission whose report already carries the
+`gradebook.csv` and `summary.html` once at the end (with per-student numbers, the answers right for a
+classmate's numbers: grader/batch/variants.py). A submission whose report already carries the
 same content hash, bundle hash and grader version is skipped, so a batch (or its driver) killed
 half-way resumes where it stopped, without duplicates. Nothing a submission does can stop the
 batch: every one ends with a row in the gradebook.
@@ -24,6 +25,7 @@ from pathlib import Path
 from grader.batch import naming
 from grader.batch.engines import Engine, Job, ThreadEngine
 from grader.batch.shards import Manifest, Shard, write_manifest
+from grader.batch.variants import summary_matches
 from grader.bundle import Bundle, open_bundle
 from grader.config import AssignmentConfig
 from grader.errors import UsageError
@@ -201,6 +203,7 @@ def grade_batch(folder: Path, bundle_path: Path, out: Path, *, jobs: int | None 
                             bundle_hash=bundle.hash), out / job.name, renamed.get(job.name), bundle)
         finally:
             engine.close()
+        matches = summary_matches(reports, bundle) if shard is None else ()  # the key is in the bundle's folder
     ordered = [reports[k] for k in sorted(reports)]
     bad = [r for r in ordered if r.status != "graded"]
     for r in bad:
@@ -208,7 +211,7 @@ def grade_batch(folder: Path, bundle_path: Path, out: Path, *, jobs: int | None 
     if shard is not None:
         log.info("shard %s done; when every shard is, 'grade merge' writes the gradebook", shard)
         return 1 if bad else 0
-    paths = write_class_summary(ordered, out, rubric_items=_rubric_columns(bundle))
+    paths = write_class_summary(ordered, out, rubric_items=_rubric_columns(bundle), variant_matches=matches)
     log.info("class summary: %s; gradebook: %s", paths.get("summary.html", out / "summary.html"),
              paths.get("gradebook.csv", out / "gradebook.csv"))
     return 1 if bad else 0

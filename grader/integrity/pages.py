@@ -17,9 +17,9 @@ import jinja2
 
 from grader.integrity.shared_outputs import SharedOutput
 from grader.integrity.similarity import CODE, Pair, Similarity
-from grader.integrity.variant_matches import VariantMatch
 from grader.report.render import write_atomic
 from grader.report.safe import clean, shown
+from grader.results import VariantMatch
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 PAGES = "_similarity"  # beside similarity.html: a name no submission folder can have (they start alphanumeric)

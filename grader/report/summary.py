@@ -23,7 +23,8 @@ from grader.report.render import (
     render_html_template,
     write_atomic,
 )
-from grader.results import Report
+from grader.report.safe import shown
+from grader.results import Report, VariantMatch
 from grader.variants import describe
 
 log = logging.getLogger(__name__)
@@ -38,13 +39,17 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 def write_class_summary(reports: list[Report], out_dir: Path, *,
                         rubric_items: list[tuple[str, str, float]] | None = None,
-                        folders: dict[str, str] | None = None) -> dict[str, Path]:
+                        folders: dict[str, str] | None = None,
+                        variant_matches: Sequence[VariantMatch] | None = None) -> dict[str, Path]:
     """Write gradebook.csv and summary.html into ``out_dir``; returns their paths keyed by file name.
 
     ``rubric_items`` ((id, title, points) in rubric order) fixes the item columns, so a
     batch in which every submission crashed still has them; without it the columns are
     the item ids in order of first appearance. ``folders`` maps a submission to its report
-    folder under ``out_dir`` (default: the submission's name), for the links.
+    folder under ``out_dir`` (default: the submission's name), for the links. ``variant_matches``
+    (per-student numbers: answers right for the default numbers or a classmate's, grader/batch/variants.py)
+    are listed; None when they could not be worked out (no bundle): the page then says that only what the
+    reports hold (the default numbers) is shown.
     """
     out_dir = Path(out_dir)
     reports = sorted(reports, key=lambda r: r.submission)
@@ -52,7 +57,8 @@ def write_class_summary(reports: list[Report], out_dir: Path, *,
     gradebook = _gradebook_csv(reports, [i[0] for i in items])
     links = {r.submission: f"{(folders or {}).get(r.submission, r.submission)}/report.html" for r in reports}
     try:
-        html = render_html_template("summary.html.j2", **_summary_context(reports, items), links=links)
+        html = render_html_template("summary.html.j2", **_summary_context(reports, items), links=links,
+                                    **_matches_context(variant_matches))
     except Exception as exc:  # the gradebook is the record: it is written even when the page cannot be drawn
         log.exception("the class summary page could not be drawn")
         html = ("<!doctype html><meta charset='utf-8'><title>Class summary</title><p>The class summary could not be "
@@ -123,6 +129,13 @@ def _summary_context(reports: Sequence[Report], items: list[tuple[str, str, floa
         "pass_rate_png": _png(_pass_rates(rates)) if counted and rates else "",
         "variants": {r.submission: variant_cell(r) for r in reports} if any(r.variant for r in reports) else {},
     }
+
+
+def _matches_context(matches: Sequence[VariantMatch] | None) -> dict[str, Any]:
+    """The "Answers right for other numbers" section; names and ids are student text, shown on one line."""
+    listed = [{"submission": shown(v.submission), "student": shown(v.student), "answers": ", ".join(v.answers),
+               "matches": shown(v.matches)} for v in matches or ()]
+    return {"variant_matches": listed, "classmates_compared": matches is not None}
 
 
 def variant_cell(report: Report) -> str:

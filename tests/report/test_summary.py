@@ -8,7 +8,7 @@ import re
 import pytest
 
 from grader.report.summary import write_class_summary
-from grader.results import ItemResult, Report
+from grader.results import ItemResult, Report, VariantMatch
 
 RUBRIC = [("normalizer", "Linear attention divides by φ(q)·z", 3.0),
           ("your_turn", "Worked example, third token", 1.0),
@@ -138,3 +138,32 @@ def test_summary_shows_each_submissions_own_numbers_and_what_they_match(tmp_path
 def test_summary_without_variants_has_no_numbers_column(tmp_path, batch):
     html = write_class_summary(batch, tmp_path)["summary.html"].read_text(encoding="utf-8")
     assert "Own numbers" not in html
+
+
+def with_variant(name: str, student: str, defaults: tuple[str, ...] = ()) -> Report:
+    variant = {"student": student, "source": "the notebook's STUDENT_ID cell", "parameters": {"T": 800000, "D": 2048},
+               "wrong": {}, "default_matches": list(defaults)}
+    return Report("linear-attention-hybrid", name, "graded", 1, 2, (), official=True, variant=variant)
+
+
+def test_classmates_variants_are_listed_when_given(tmp_path):
+    """Does the summary list an answer right for a classmate's numbers, with the student text escaped?"""
+    match = VariantMatch("<b>bob</b>", "bob", "the variant of ada (ada)", ("ada",), ("mha_cache_one_layer",))
+    html = write_class_summary([with_variant("ada", "ada"), with_variant("<b>bob</b>", "bob")], tmp_path,
+                               variant_matches=[match])["summary.html"].read_text(encoding="utf-8")
+    assert "matches the variant of ada (ada)" in html and "mha_cache_one_layer" in html
+    assert "<b>bob</b>" not in html and "not compared" not in html
+
+
+def test_without_the_bundle_the_summary_says_what_it_could_not_compare(tmp_path):
+    """Written from reports alone (variant_matches=None), the summary keeps the default-number listing and says
+    that classmates' numbers were not compared, and how to compare them."""
+    html = write_class_summary([with_variant("ada", "ada", ("mha_cache_one_layer",)), with_variant("cy", "")],
+                               tmp_path)["summary.html"].read_text(encoding="utf-8")
+    assert "right for the default numbers: mha_cache_one_layer" in html and "no student id" in html
+    assert "were not compared" in html and "grade similarity" in html
+
+
+def test_an_assignment_without_variants_has_no_such_section(tmp_path, batch):
+    html = write_class_summary(batch, tmp_path, variant_matches=[])["summary.html"].read_text(encoding="utf-8")
+    assert "other numbers" not in html and "not compared" not in html
