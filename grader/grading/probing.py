@@ -85,24 +85,28 @@ def _plan(tree: str, stamp: int) -> list[PlannedCase]:
 
 def _job(tree: Path, planned: list[PlannedCase], config: AssignmentConfig) -> bytes:
     """What the driver reads on stdin: the job (with the probes' source), then one message per case."""
-    return _job_bytes(tree, config, [(p.id, p.spec.probe, p.case.inputs) for p in planned],
+    return _job_bytes(tree, config, [(p.id, p.spec.probe, p.case.inputs, p.spec.name) for p in planned],
                       config.limits.case_timeout_s)
 
 
-def _job_bytes(tree: Path, config: AssignmentConfig, cases: list[tuple[str, str, dict]], case_timeout: float,
+def _job_bytes(tree: Path, config: AssignmentConfig, cases: list[tuple[str, str, dict, str]], case_timeout: float,
                modules: tuple[str, ...] | None = None) -> bytes:
+    """The job, then each case (id, probe, inputs, group): the driver answers each group of cases (one check's)
+    in a fresh child, so what one check's cases leave behind in the student's process (a class attribute, a
+    module-level cache, a seeded generator) cannot change another check's verdict."""
     limits = config.limits
     header = {"modules": list(config.modules if modules is None else modules), "submission": "/submission",
               "cases": len(cases), "probes": (tree / "hidden" / "probes.py").read_text(encoding="utf-8"),
               "case_timeout": case_timeout, "import_timeout": limits.case_timeout_s,
               "max_result_bytes": MAX_RESULT_BYTES, "max_restarts": MAX_RESTARTS}
     parts = [channel.encode(header)]
-    for case_id, probe, inputs in cases:
+    for case_id, probe, inputs, group in cases:
         arrays = {k: np.asarray(v) for k, v in inputs.items() if isinstance(v, np.ndarray)}
         scalars = {k: v for k, v in inputs.items() if not isinstance(v, np.ndarray)}
         buf = io.BytesIO()
         np.savez(buf, **arrays)
-        parts.append(channel.encode({"id": case_id, "probe": probe, "scalars": scalars}, buf.getvalue()))
+        parts.append(channel.encode({"id": case_id, "probe": probe, "scalars": scalars, "group": group},
+                                    buf.getvalue()))
     return b"".join(parts)
 
 
@@ -237,7 +241,8 @@ def _alone_runner(p: PlannedCase, checks_tree: Path, submission: Path, config: A
 
     def run(whose: str, inputs) -> costs.RunAnswer:
         model = whose == "model"
-        job = _job_bytes(checks_tree, config, [(p.id, p.spec.probe, dict(inputs))], 2 * limits.case_timeout_s)
+        job = _job_bytes(checks_tree, config, [(p.id, p.spec.probe, dict(inputs), p.spec.name)],
+                         2 * limits.case_timeout_s)
         result = _sandboxed(checks_tree, checks_tree if model else submission, job, run_limits,
                             unsandboxed=unsandboxed, cancel=cancel, model=model)
         if not model:

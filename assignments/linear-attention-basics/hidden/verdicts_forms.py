@@ -201,9 +201,11 @@ def keeps_dtype():
 @check(probe="two_states")
 def independent_states():
     """Two LinearAttentionState objects decode side by side without sharing their state."""
-    for seed, (lead_a, lead_b) in enumerate([((), ()), ((2,), (2,)), ((2, 3), ())]):
-        a = v.positive_qkv(1800 + seed, lead_a, 6, 4, 4)
-        b = v.positive_qkv(1850 + seed, lead_b, 5, 4, 4)
+    for seed, (lead_a, lead_b, dtype) in enumerate([((), (), "float64"), ((2,), (2,), "float64"),
+                                                    ((2, 3), (), "float64"), ((), (), "float32")]):
+        a, b = v.positive_qkv(1800 + seed, lead_a, 6, 4, 4), v.positive_qkv(1850 + seed, lead_b, 5, 4, 4)
+        if dtype == "float32":  # values float32 holds exactly: both decodes see the same inputs
+            a, b = (tuple(x.astype(np.float32).astype(np.float64) for x in t) for t in (a, b))
 
         def judge(got):
             for i in (0, 1):
@@ -215,8 +217,8 @@ def independent_states():
                 return ("a new state decodes sequence a differently after other states were used: it starts from "
                         "what they left behind (zeros kept on the class or a default argument, updated in place?)")
             return None
-        yield Case(label=f"states for leading dims {lead_a} and {lead_b}, interleaved",
-                   inputs=runs(a, b), judge=judge,
+        yield Case(label=f"states for leading dims {lead_a} and {lead_b}, interleaved, {dtype}",
+                   inputs=runs(a, b, dtype=dtype), judge=judge,
                    hint="Keep S and z on self (self.S = self.S + ..., made fresh in __init__); never in a class "
                         "attribute, a module-level tensor or a mutable default argument, and never updated in place "
                         "on a tensor another object holds.")

@@ -350,10 +350,12 @@ def main():
     job, _ = receive(stdin, 0)
     kid, message = start_child(job, job["import_timeout"])
     send(CHANNEL, message)
-    restarts, stale = 0, False
+    restarts, stale, group = 0, False, None
     for _ in range(job["cases"] if kid else 0):
         case, inputs = receive(stdin, 1 << 30)
-        if stale:
+        fresh = group is not None and case.get("group") != group  # each check's cases in a child of their own
+        group = case.get("group")
+        if stale or fresh:
             kid.stop()
             kid, message = start_child(job, job["import_timeout"])
             if kid is None:

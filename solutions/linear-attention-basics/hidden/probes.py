@@ -117,10 +117,12 @@ def multiscale(num_heads):
     return {"gamma": la.multiscale_decays(num_heads)}
 
 
-def two_states(**kw):
-    """LinearAttentionState: two sequences decoded alone, then side by side (interleaved)."""
+def two_states(dtype="float64", **kw):
+    """LinearAttentionState: two sequences decoded alone, then side by side (interleaved), then the first
+    alone again; in ``dtype`` (float32: where a state updated in place on its first token's dtype shows)."""
     import linear_attention as la
-    (Qa, Ka, Va), (Qb, Kb, Vb) = _qkv(kw, 0), _qkv(kw, 1)
+    kind = torch.float32 if dtype == "float32" else torch.float64
+    (Qa, Ka, Va), (Qb, Kb, Vb) = _qkv(kw, 0, kind), _qkv(kw, 1, kind)
     out = {"alone0": _by_steps(la, Qa, Ka, Va), "alone1": _by_steps(la, Qb, Kb, Vb)}
     a = la.LinearAttentionState(Qa.shape[-1], Va.shape[-1])
     ya = [a.step(Qa[..., t, :], Ka[..., t, :], Va[..., t, :]) for t in range(2)]   # a is under way ...
@@ -133,7 +135,7 @@ def two_states(**kw):
             ya.append(a.step(Qa[..., t, :], Ka[..., t, :], Va[..., t, :]))
     out["side0"], out["side1"] = torch.stack(ya, dim=-2), torch.stack(yb, dim=-2)
     out["again0"] = _by_steps(la, Qa, Ka, Va)   # a fresh state after all that: where the others left nothing
-    return out
+    return {k: v.to(torch.float64) if isinstance(v, torch.Tensor) else v for k, v in out.items()}
 
 
 def dtypes(gamma, chunk_size, gate, **kw):
