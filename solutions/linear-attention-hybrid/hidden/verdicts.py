@@ -23,8 +23,9 @@ from . import reference as ref
 SHAPES = [(1, 1, 4, 1), (2, 5, 8, 2), (3, 9, 12, 3), (2, 17, 16, 4), (1, 24, 16, 8), (2, 40, 24, 4),
           (3, 12, 32, 8), (1, 31, 6, 2)]
 # Edges of the inputs each form must handle, in the forms' own equivalence items only: one token of a batch
-# (a squeeze() drops the wrong axis), and learned decays at the ends of (0, 1) (a clamp "for stability").
-EDGES = [((3, 1, 8, 2), None), ((2, 6, 8, 2), (0.9999, 0.002))]
+# (a squeeze() drops the wrong axis), heads of one channel (d_h = 1: the same), and learned decays at the
+# ends of (0, 1) (a clamp "for stability").
+EDGES = [((3, 1, 8, 2), None), ((2, 3, 4, 4), None), ((2, 6, 8, 2), (0.9999, 0.002))]
 
 
 def _shapes():
