@@ -304,7 +304,7 @@ def _bug_budget(rubric: Rubric, measured: Measured, texts: dict[str, str]) -> li
                    f"{2 * functions} automatic items and {functions * auto / 4:g} points (a quarter of {auto:g}"
                    f"{per}); a bug in a helper several functions use can say so with 'shared: [fn_a, fn_b]'"
                    if not m.shared else
-                   f"{name} costs {len(lost)} items and {points:g} points; shared by {functions} functions it may "
+                   f"{name} costs {len(lost)} items and {points:g} points; shared by {functions} function(s) it may "
                    f"cost at most {2 * functions} automatic items and {functions * auto / 4:g} points")
     return out
 

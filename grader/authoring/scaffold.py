@@ -338,12 +338,36 @@ def leftovers(root: Path, name: str) -> list[str]:
         if isinstance(data, dict) and data.get("scaffold") is True:
             found.append(f"{path.relative_to(root).as_posix()}: still the example mutant 'tasks.py new' wrote: "
                          "replace it with a mistake your students make (then delete 'scaffold: true')")
+    found += _example_text_left(root, name)
     expected = root / "examples" / "submissions" / name / "expected.yaml"
     for example, want in (_yaml_file(expected) or {}).items() if expected.is_file() else []:
         if isinstance(want, dict) and want.get("scaffold") is True:
             found.append(f"{expected.relative_to(root).as_posix()}: {example!r} is still the example submission "
                          f"'tasks.py new' wrote (examples/submissions/{name}/{example}/): replace it with a wrong "
                          "submission of your own (then delete 'scaffold: true')")
+    return found
+
+
+SCAFFOLD_PHRASES = {  # words only the scaffold's example writes, each with what it is
+    "a decayed running sum, the recurrence behind retention": "the example module's docstring",
+    "The recurrence behind retention: $y_t": "the example notebook's introduction",
+    "def decayed_sum(": "the example function decayed_sum",
+}
+
+
+def _example_text_left(root: Path, name: str) -> list[str]:
+    """The scaffold's example text still in the assignment's module and notebook (one line per file)."""
+    source, module = root / "assignments" / name, name.replace("-", "_")
+    found = []
+    for rel in (f"{module}.py", f"{module}.ipynb"):
+        try:
+            text = (source / rel).read_text(encoding="utf-8")
+        except OSError:
+            continue
+        left = [what for phrase, what in SCAFFOLD_PHRASES.items() if phrase in text]
+        if left:
+            found.append(f"assignments/{name}/{rel}: still has {', '.join(left)} that 'tasks.py new' wrote: "
+                         "replace it with your assignment's own")
     return found
 
 

@@ -90,3 +90,18 @@ def test_new_refuses_to_overwrite(root):
     (root / "assignments/kv-cache").mkdir()
     with pytest.raises(UsageError, match="already exists"):
         new_assignment(root, "kv-cache")
+
+
+def test_the_scaffolds_example_text_is_named_until_replaced(root):
+    """check's warnings: the example mutant and submission, and the example module and notebook text too."""
+    from grader.authoring.scaffold import leftovers
+
+    new_assignment(root, "kv-cache", "KV caches")
+    found = leftovers(root, "kv-cache")
+    assert any(f.startswith("assignments/kv-cache/kv_cache.py: still has the example module's docstring, the "
+                            "example function decayed_sum") for f in found), found
+    assert any(f.startswith("assignments/kv-cache/kv_cache.ipynb: still has the example notebook's introduction")
+               for f in found), found
+    module = root / "assignments/kv-cache/kv_cache.py"
+    module.write_text('"""KV caches."""\n\ndef cache_bytes(T, D):\n    return 2 * T * D\n')
+    assert not any("kv_cache.py" in f for f in leftovers(root, "kv-cache"))
