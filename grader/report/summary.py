@@ -127,7 +127,7 @@ def _summary_context(reports: Sequence[Report], items: list[tuple[str, str, floa
         "reports": reports,
         "histogram_png": _png(_histogram(scores, max_score)) if counted else "",
         "pass_rate_png": _png(_pass_rates(rates)) if counted and rates else "",
-        "variants": {r.submission: variant_cell(r) for r in reports} if any(r.variant for r in reports) else {},
+        "variants": _variant_cells(reports),
     }
 
 
@@ -138,9 +138,23 @@ def _matches_context(matches: Sequence[VariantMatch] | None) -> dict[str, Any]:
     return {"variant_matches": listed, "classmates_compared": matches is not None}
 
 
-def variant_cell(report: Report) -> str:
+def _variant_cells(reports: Sequence[Report]) -> dict[str, str]:
+    """Each submission's cell of the "Own numbers" column; a student id claimed by several submissions (one
+    student's numbers used twice: a copied notebook, or someone else's id) is said in each of them."""
+    if not any(r.variant for r in reports):
+        return {}
+    claims: dict[str, list[str]] = {}
+    for r in reports:
+        student = r.variant.get("student") if isinstance(r.variant, dict) else None
+        if isinstance(student, str) and student:
+            claims.setdefault(student, []).append(r.submission)
+    return {r.submission: variant_cell(r, claims) for r in reports}
+
+
+def variant_cell(report: Report, claims: dict[str, list[str]] | None = None) -> str:
     """A submission's own numbers in the class summary, and what its report says about them (per-student
-    variants, assignment.yaml `variants:`): no student id, answers right for the default numbers."""
+    variants, assignment.yaml `variants:`): no student id, answers right for the default numbers, an id
+    that other submissions (``claims``: student id -> submissions) give too."""
     v = report.variant if isinstance(report.variant, dict) else {}
     numbers = v.get("parameters")
     if not isinstance(numbers, dict) or not all(isinstance(x, (int, float)) for x in numbers.values()):
@@ -151,6 +165,10 @@ def variant_cell(report: Report) -> str:
     defaults = v.get("default_matches")
     if isinstance(defaults, list) and defaults:
         text += f"; right for the default numbers: {', '.join(str(a) for a in defaults)}"
+    student = v.get("student")
+    others = [s for s in (claims or {}).get(student, []) if s != report.submission] if isinstance(student, str) else []
+    if others:
+        text += f"; the same student id as {', '.join(sorted(others))} (flagged for review)"
     return text
 
 

@@ -167,3 +167,12 @@ def test_without_the_bundle_the_summary_says_what_it_could_not_compare(tmp_path)
 def test_an_assignment_without_variants_has_no_such_section(tmp_path, batch):
     html = write_class_summary(batch, tmp_path, variant_matches=[])["summary.html"].read_text(encoding="utf-8")
     assert "other numbers" not in html and "not compared" not in html
+
+
+def test_one_student_id_claimed_by_two_submissions_is_flagged_in_both(tmp_path):
+    """dee sets STUDENT_ID to ada's id (and can copy ada's right answers): both rows say so; a third does not."""
+    html = write_class_summary([with_variant("ada", "ada"), with_variant("dee", "ada"), with_variant("eli", "eli")],
+                               tmp_path)["summary.html"].read_text(encoding="utf-8")
+    assert "the same student id as dee (flagged for review)" in html
+    assert "the same student id as ada (flagged for review)" in html
+    assert html.count("flagged for review") == 2
