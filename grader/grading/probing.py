@@ -198,7 +198,9 @@ def _sandboxed(checks_tree: Path, code: Path, job: bytes, run_limits: sandbox.Ru
             shutil.copy(script, harness / script.name)
         for path in (harness, *harness.iterdir()):
             path.chmod(0o755 if path.is_dir() else 0o644)
-        skip = ("__pycache__", "hidden", "answer_key.yaml") if model else ("__pycache__",)
+        # the checks import modules only: the notebook stays out (in a cost run's charged scratch space it would
+        # be memory the student's run holds at both lengths, a free pad against the growth bounds)
+        skip = ("__pycache__", "*.ipynb", "hidden", "answer_key.yaml") if model else ("__pycache__", "*.ipynb")
         shutil.copytree(code, scratch, symlinks=False, ignore=shutil.ignore_patterns(*skip))
         return sandbox.run([sandbox.sandbox_python(), "-I", "/harness/driver.py"],
                            mounts=[sandbox.Mount(harness, "/harness"), sandbox.Mount(scratch, "/submission", True)],
