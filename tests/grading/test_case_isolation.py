@@ -25,6 +25,12 @@ def a_first():
 def b_second():
     """Another check starts from a fresh import."""
     yield Case(label="first", inputs={"k": 1}, expect={"n": 1.0})
+
+
+@check(probe="notebook_here")
+def c_no_notebook():
+    """The checks import modules only: the notebook is not in their copy of the submission."""
+    yield Case(label="listing", inputs={"k": 0}, expect={"n": 0.0})
 '''
 
 
@@ -44,7 +50,9 @@ def _tree(base: Path) -> Path:
         """))
     (tree / "hidden" / "__init__.py").write_text("")
     (tree / "hidden" / "verdicts.py").write_text(VERDICTS)
-    (tree / "hidden" / "probes.py").write_text("def tick(k):\n    import mod\n    return {'n': float(mod.tick(k))}\n")
+    (tree / "hidden" / "probes.py").write_text(
+        "import os\n\n\ndef tick(k):\n    import mod\n    return {'n': float(mod.tick(k))}\n\n\n"
+        "def notebook_here(k):\n    return {'n': float(os.path.exists(os.path.join(os.getcwd(), 'iso.ipynb')))}\n")
     return tree
 
 
@@ -52,8 +60,10 @@ def test_a_check_never_sees_what_another_check_left_in_the_students_process(tmp_
     tree = _tree(tmp_path)
     student = tmp_path / "student"
     student.mkdir()
+    (student / "iso.ipynb").write_text("{}")  # a cost run would hold it in its charged scratch space
     (student / "mod.py").write_text("calls = 0\n\n\ndef tick(k):\n    global calls\n    calls += k\n    return calls\n")
     run = run_checks(tree, student, unsandboxed=not sandbox.sandbox_available())
     verdicts = {(o.check, o.label): o.passed for o in run.outcomes}
-    assert verdicts == {("a_first", "first"): True, ("a_first", "second"): True, ("b_second", "first"): True}, \
+    assert verdicts == {("a_first", "first"): True, ("a_first", "second"): True, ("b_second", "first"): True,
+                        ("c_no_notebook", "listing"): True}, \
         [o.message for o in run.outcomes if not o.passed]
