@@ -116,6 +116,10 @@ def split_source(rel: PurePosixPath, data: bytes, where: str):
         except UnicodeDecodeError as exc:
             raise TagError(where, None, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
         student, solution, cells = split_notebook(text, where)
+        ran = [c.index for c in cells if c.cell.get("outputs")]
+        if ran:  # never shipped (both trees get empty outputs), but the author should know what was dropped
+            log.info("%s: cell(s) %s hold outputs from a run; they are dropped from both trees (a solution's output "
+                     "never reaches students)", where, ", ".join(map(str, ran[:8])) + (", ..." if len(ran) > 8 else ""))
         return student.encode(), solution.encode(), cells
     kind = TEXT_KINDS.get(rel.suffix)
     if kind is None:

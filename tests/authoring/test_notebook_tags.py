@@ -177,3 +177,19 @@ def test_the_authors_run_leaves_no_times_in_either_tree():
     clean_student, clean_solution, _ = split_notebook((FIXTURES / "cell_roles.ipynb").read_text(), "ran.ipynb")
     assert (student, solution) == (clean_student, clean_solution)
     assert "2026-12-04" not in student + solution
+
+
+def test_build_names_the_cells_whose_outputs_it_drops(caplog):
+    """An author's run left outputs (perhaps a solution's printout): dropped from both trees, and said by cell."""
+    import logging
+
+    from grader.authoring.build import split_source
+
+    nb = json.loads((FIXTURES / "cell_roles.ipynb").read_text())
+    code = next(i for i, c in enumerate(nb["cells"]) if c["cell_type"] == "code")
+    nb["cells"][code]["outputs"] = [{"output_type": "stream", "name": "stdout", "text": "the answer is 42\n"}]
+    with caplog.at_level(logging.INFO, logger="grader.authoring.build"):
+        student, solution, _ = split_source(Path("nb.ipynb"), json.dumps(nb).encode(), "assignments/x/nb.ipynb")
+    assert b"the answer is 42" not in student + solution
+    listed = re.search(r"assignments/x/nb\.ipynb: cell\(s\) ([\d, ]+) hold outputs from a run", caplog.text)
+    assert listed and str(code) in listed[1].split(", "), caplog.text
