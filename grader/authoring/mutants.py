@@ -192,7 +192,7 @@ def stale_mutants(root: Path, name: str) -> list[str]:
     try:
         mutants = load_mutants(folder, default, root)
     except MutantError as exc:
-        return [str(exc)]
+        return [f"{exc}; fix the mutant's record"]
     problems = []
     for m in mutants:
         target = tree / m.file
@@ -204,7 +204,7 @@ def stale_mutants(root: Path, name: str) -> list[str]:
             for old, new in m.replace:
                 text = _replace_once(text, old, new, m)
         except MutantError as exc:
-            problems.append(str(exc))
+            problems.append(f"{exc}; update the mutant's 'old' text to today's solution, or delete the mutant")
     return problems
 
 
