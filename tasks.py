@@ -11,7 +11,7 @@
     python tasks.py examples [--jobs N]         batch-grade examples/submissions/<name>/ -> out/<name>/
     python tasks.py corpus FOLDER [--jobs N]    grade a blind corpus (tests/blind/<name>/<round>/), write its table.md
     python tasks.py all                         build, check, release, examples (the README's main job)
-    python tasks.py bench basics|grade|scale|loop    benchmarks (not timed tests)
+    python tasks.py bench basics|grade|scale|loop|class    benchmarks (not timed tests)
 """
 from __future__ import annotations
 
@@ -90,6 +90,10 @@ def task_bench(args) -> int:
         from benchmarks.loop import main
 
         return main(args.rest)
+    if args.what == "class":
+        from benchmarks.klass import main
+
+        return main(args.rest)
     import runpy
 
     folders = [p for p in sorted((ROOT / "assignments").iterdir())
@@ -97,7 +101,7 @@ def task_bench(args) -> int:
     scripts = sorted(folders[0].glob("_bench/*.py")) if len(folders) == 1 else []
     if not scripts:
         known = sorted(p.parent.parent.name for p in (ROOT / "assignments").glob("*/_bench/*.py"))
-        logging.error("no benchmark for %r; known: grade, scale, loop, %s", args.what, ", ".join(known) or "(none)")
+        logging.error("no benchmark for %r; known: grade, scale, loop, class, %s", args.what, ", ".join(known) or "(none)")
         return 2
     rc = 0
     for script in scripts:

@@ -19,8 +19,8 @@ from grader.grading.checks import (  # noqa: F401
 )
 from grader.grading.costs import LINEAR, STEPS, CostCase  # noqa: F401
 
-__all__ = ["LINEAR", "STEPS", "Case", "CheckSpec", "CostCase", "check", "close", "judge_case", "load_checks",
-           "moved", "probe_names"]
+__all__ = ["DIGEST", "LINEAR", "STEPS", "Case", "CheckSpec", "CostCase", "check", "close", "digest", "judge_case",
+           "load_checks", "moved", "probe_names"]
 
 
 def close(a: np.ndarray, b: np.ndarray, rtol: float = 1e-6) -> bool:
@@ -42,3 +42,17 @@ def moved(a: np.ndarray, b: np.ndarray, *, rtol: float, lead: int = -1) -> bool:
     diff = np.abs(a - b).reshape(shape).max(axis=1)
     scale = 1.0 + np.abs(b).reshape(shape).max(axis=1)
     return bool((diff > rtol * scale).all())
+
+
+DIGEST = {"tail": 64, "every": 61}  # what a cost probe returns of its outputs (the inputs `digest` reads)
+
+
+def digest(y: np.ndarray, *, time_axis: int = -2, tail: int = DIGEST["tail"], every: int = DIGEST["every"]) -> dict:
+    """A cost case's outputs as its probe returns them: every output summed over the tokens (``y_sum``), the last
+    ``tail`` tokens (``y_tail``) and every ``every``-th token from the first (``y_every``). A long run's full
+    outputs would be most of what the run holds and sends; a form wrong at any token still moves the sum.
+    The probe computes the same three from the student's outputs (``y.sum(axis)``, ``y[..., -tail:, :]``,
+    ``y[..., ::every, :]`` along the time axis)."""
+    y = np.moveaxis(np.asarray(y), time_axis, -1)
+    return {"y_sum": y.sum(-1), "y_tail": np.moveaxis(y[..., -tail:], -1, time_axis),
+            "y_every": np.moveaxis(y[..., ::every], -1, time_axis)}

@@ -10,12 +10,24 @@ nothing else; they are compared with the float64 reference at the same length, s
 correct work. The model solution runs the same probe at the same lengths, measured the same way (once per
 bundle and grader process, the least of two runs), and the verdict is about the student's *excess* over it:
 
-* work: the excess CPU time may grow by at most ``GROWTH_MARGIN`` × the length ratio from the short run to
-  the long one (linear work grows by the ratio, quadratic work by its square), beyond a floor
+* work, a cap: at each length the run's CPU time stays under ``WORK_CAP`` × the model's at that length (plus
+  `MIN_CPU_EXCESS_S`). This is the bound nothing can pad its way past: burning CPU only adds to a
+  measurement, so work that grows like L² is over the cap at the long length whatever the short run did. The
+  cases are sized so that quadratic work is several times the cap there and an honest loop (a slower Python
+  loop, a loop over heads) several times under it. The cap is also the run's CPU-time limit: quadratic work
+  is stopped at the cap, not waited for.
+* work, growth: the excess CPU time may grow by at most ``GROWTH_MARGIN`` × the length ratio from the short
+  run to the long one (linear work grows by the ratio, quadratic work by its square), beyond a floor
   (`MIN_CPU_EXCESS_S`, or the model's own long run) that noise and a slower honest loop stay under;
 * memory of a form over the whole sequence (``grows="linear"``): the excess at the long length stays under a
-  quarter of the L × L float64 matrices a parallel form builds (one per sequence), and grows like the work;
-* memory of a decoding step (``grows="steps"``): it does not grow with the number of steps (`STEP_MEMORY_BYTES`).
+  quarter of the L × L float64 matrices a parallel form builds (one per sequence), and grows like the work
+  (beyond 1/16 of one such matrix, or the model's own growth between the lengths: another copy of the
+  outputs is not quadratic);
+* memory of a decoding step (``grows="steps"``): at the long length it holds at most `STEP_MEMORY_BYTES` more
+  than the model (an absolute bound: a history kept, preallocated or padded at both lengths, is over it), and
+  it does not grow with the number of steps.
+
+Cost runs may not open sockets (kernel socket buffers are memory a cgroup v1 host does not charge to the run).
 
 A run that fails a bound is measured again (at most `RUNS` times, the least of each kept) before the
 verdict: load on the machine only ever adds to a measurement. Nothing here imports student code, and
@@ -38,7 +50,9 @@ log = logging.getLogger(__name__)
 LINEAR, STEPS = "linear", "steps"
 GROWTH_MARGIN = 2.0  # × the length ratio f: linear grows by f, quadratic by f²; 2f sits between with room
 MIN_CPU_EXCESS_S = 0.3  # excess CPU time at the long length that is never judged (noise, a slower loop)
-STEP_MEMORY_BYTES = 8 << 20  # a decoding state may not grow by more than this between the two lengths
+WORK_CAP = 16.0  # × the model's CPU time at the same length: no run may take more (see the module's docstring)
+CAP_FLOOR_S = 1.0  # ... plus this much (start-up noise on a loaded machine)
+STEP_MEMORY_BYTES = 12 << 20  # a decoding run may hold at most this more than the model's, at either length
 RUNS = 3  # measurements of a student's run at most (a bound failed: measured again, the least kept)
 MODEL_RUNS = 2  # measurements of the model solution's run (once per bundle and grader process)
 
@@ -107,9 +121,11 @@ class RunAnswer:
     peak_bytes: int
     cpu_s: float
     raised: bool = False  # the student's code raised (got is None): nothing about the cost was seen
+    over_cpu: bool = False  # stopped at the CPU-time limit it was given (the work cap)
 
 
-Runner = Callable[[str, Mapping], RunAnswer]  # (whose code: "student" | "model", the probe's inputs) -> answer
+# (whose code: "student" | "model", the probe's inputs, the run's CPU-time limit in s or None) -> answer
+Runner = Callable[[str, Mapping, "float | None"], RunAnswer]
 
 
 @dataclass
@@ -132,10 +148,26 @@ def _least(runs: list[Measurement]) -> Measurement:
     return Measurement(runs[0].n, min(r.peak_bytes for r in runs), min(r.cpu_s for r in runs))
 
 
+def work_cap(model: Measurement) -> float:
+    """The most CPU time a student's run may take at the model's length (the bound pads cannot beat)."""
+    return WORK_CAP * model.cpu_s + CAP_FLOOR_S
+
+
+def over_cap(case: CostCase, n: int, cpu_s: float, model: Measurement, stopped: bool = False) -> str:
+    return (f"its work at {case.length_key}={n} took {'more than ' if stopped else ''}"
+            f"{cpu_s:.1f} s of CPU time, where the model solution takes {model.cpu_s:.2f} s (at most "
+            f"{WORK_CAP:g} × that is allowed): work that grows like the square of the length (re-reading the "
+            f"history at every token) is far over it at this length")
+
+
 def work_verdict(case: CostCase, student: tuple[Measurement, Measurement],
                  model: tuple[Measurement, Measurement]) -> str | None:
-    """None when the excess CPU time over the model grows no faster than linear (with the margin)."""
+    """None when the CPU time stays under the cap at both lengths and its excess over the model grows no
+    faster than linear (with the margin)."""
     (s1, s2), (m1, m2) = student, model
+    for s, m in ((s2, m2), (s1, m1)):
+        if s.cpu_s > work_cap(m):
+            return over_cap(case, s.n, s.cpu_s, m)
     f = s2.n / s1.n
     short, long = s1.cpu_s - m1.cpu_s, s2.cpu_s - m2.cpu_s
     allowed = GROWTH_MARGIN * f * max(short, 0.0) + max(MIN_CPU_EXCESS_S, m2.cpu_s)
@@ -156,6 +188,10 @@ def memory_verdict(case: CostCase, student: tuple[Measurement, Measurement],
     short, long = s1.peak_bytes - m1.peak_bytes, s2.peak_bytes - m2.peak_bytes
     matrix = 8 * s2.n * s2.n  # one L × L float64 matrix at the long length
     if case.grows == STEPS:
+        if max(long, short) > STEP_MEMORY_BYTES:
+            n, most = (s2.n, long) if long >= short else (s1.n, short)
+            return (f"after {n} steps it held {_mib(most)} more than the model solution (at most "
+                    f"{_mib(STEP_MEMORY_BYTES)} more is allowed): a fixed-size state needs no room for the history")
         if long - max(short, 0) > STEP_MEMORY_BYTES:
             return (f"its memory grows with the number of steps: {_mib(max(short, 0))} more than the model "
                     f"solution after {s1.n} steps, {_mib(long)} more after {s2.n}: the state keeps the history")
@@ -163,7 +199,9 @@ def memory_verdict(case: CostCase, student: tuple[Measurement, Measurement],
     if long > case.sequences * matrix / 4:
         return (f"at {key}={s2.n} it held {_mib(long)} more than the model solution, more than a quarter of the "
                 f"L × L float64 matrices of a parallel form ({_mib(case.sequences * matrix)})")
-    if long > max(matrix / 16, GROWTH_MARGIN * f * max(short, 0)):
+    # honest forms hold more than the model in proportion to what it holds (another copy of the outputs, a
+    # stacked list of them): the model's own growth between the lengths is allowed beside 1/16 of a matrix
+    if long > max(matrix / 16, GROWTH_MARGIN * f * max(short, 0), m2.peak_bytes - m1.peak_bytes):
         return (f"its memory grows like the square of the length: {_mib(max(short, 0))} more than the model "
                 f"solution at {key}={s1.n}, {_mib(long)} more at {key}={s2.n} ({f:g} × longer)")
     return None
@@ -176,8 +214,12 @@ def judge_cost(spec: CheckSpec, case: CostCase, run: Runner, stamp: object) -> C
     if isinstance(model, str):
         return CaseOutcome(spec.name, case.label, False, f"{prefix}: not measured: {model}.", cause="")
     student: list[list[Measurement]] = []
-    for n in case.lengths:  # the short length first: a wrong or stopped short run needs no long one
-        answer = run("student", case.inputs_at(n))
+    caps = [work_cap(m) for m in model]
+    for n, cap, m in zip(case.lengths, caps, model):  # the short length first: a wrong short run needs no long one
+        answer = run("student", case.inputs_at(n), cap)
+        if answer.over_cpu:  # stopped at the cap: decided, whatever the outputs would have been
+            return CaseOutcome(spec.name, case.label, False,
+                               f"{prefix}: {over_cap(case, n, answer.cpu_s, m, stopped=True)}.{_hint(case)}", cause=spec.cause)
         problem = _answer_problem(spec, case, n, answer)
         if problem:
             # Wrong outputs, or an error: the cost item earns nothing (a cost counts only for correct work).
@@ -194,9 +236,9 @@ def judge_cost(spec: CheckSpec, case: CostCase, run: Runner, stamp: object) -> C
     for _ in range(RUNS - 1):  # a bound failed: measured again, the least of the runs decides
         if not verdict:
             break
-        for n, runs in zip(case.lengths, student):
-            answer = run("student", case.inputs_at(n))
-            if not _answer_problem(spec, case, n, answer):
+        for n, cap, runs in zip(case.lengths, caps, student):
+            answer = run("student", case.inputs_at(n), cap)
+            if not answer.over_cpu and not _answer_problem(spec, case, n, answer):
                 runs.append(Measurement(n, answer.peak_bytes, answer.cpu_s))
         verdict = _verdict(case, student, model)
     if verdict:
@@ -249,7 +291,7 @@ def _measure_model(spec: CheckSpec, case: CostCase, run: Runner):
     for n in case.lengths:
         runs = []
         for _ in range(MODEL_RUNS):
-            answer = run("model", case.inputs_at(n))
+            answer = run("model", case.inputs_at(n), None)
             problem = _answer_problem(spec, case, n, answer)
             if problem:  # the instructor's solution fails its own case: nobody can be judged on it
                 log.error("cost case %s [%s]: the model solution's run failed: %s", spec.name, case.label, problem)

@@ -14,6 +14,8 @@ own, the student's code and the model solution's, measured from outside by the r
 """
 from __future__ import annotations
 
+import dataclasses
+
 import functools
 import io
 import logging
@@ -239,19 +241,24 @@ def _alone_runner(p: PlannedCase, checks_tree: Path, submission: Path, config: A
     or the model solution's), measured by the run's own cgroup after it ended."""
     limits = config.limits
     run_limits = sandbox.RunLimits(wall_s=2 * limits.case_timeout_s + 30, memory_mb=limits.memory_mb,
-                                   max_channel_bytes=MAX_CHANNEL_BYTES, cpu_time_s=limits.case_timeout_s)
+                                   max_channel_bytes=MAX_CHANNEL_BYTES, cpu_time_s=limits.case_timeout_s,
+                                   sockets=False)  # socket buffers: memory a cgroup v1 host does not charge
 
-    def run(whose: str, inputs) -> costs.RunAnswer:
+    def run(whose: str, inputs, cpu_limit_s: float | None) -> costs.RunAnswer:
         model = whose == "model"
         job = _job_bytes(checks_tree, config, [(p.id, p.spec.probe, dict(inputs), p.spec.name)],
                          2 * limits.case_timeout_s)
-        result = _sandboxed(checks_tree, checks_tree if model else submission, job, run_limits,
+        capped = run_limits if cpu_limit_s is None else dataclasses.replace(
+            run_limits, cpu_time_s=min(cpu_limit_s, run_limits.cpu_time_s))
+        result = _sandboxed(checks_tree, checks_tree if model else submission, job, capped,
                             unsandboxed=unsandboxed, cancel=cancel, model=model)
         if not model:
             spent[0] += result.wall_s
             spent[1] += result.cpu_s
             spent[2] = max(spent[2], result.peak_memory_mb)
-        got, why, raised = _alone_answer(p, result, limits, run_limits, [] if model else notes)
+        if result.cpu_exceeded and cpu_limit_s is not None:  # stopped at the cap (or the case's own limit)
+            return costs.RunAnswer(None, "", result.peak_memory_bytes, capped.cpu_time_s, over_cpu=True)
+        got, why, raised = _alone_answer(p, result, limits, capped, [] if model else notes)
         return costs.RunAnswer(got, why, result.peak_memory_bytes, result.cpu_s, raised)
     return run
 

@@ -29,6 +29,7 @@ class RunLimits:
     cpu_s: int | None = None  # RLIMIT_CPU (each process)
     cpus: float = 1.0  # the run's CPU share: at most this many CPUs (cgroup cpu.max / cfs quota), equal weight
     cpu_time_s: float | None = None  # the whole run's CPU time (every process, cgroup-measured): killed past it
+    sockets: bool = True  # False: socket() and socketpair() fail with EPERM (seccomp; a cost run's rule)
 
 
 @dataclass(frozen=True)

@@ -55,8 +55,8 @@ _BLOCKED = {
         "set_mempolicy_home_node": 450,
     },
 }
-_FILTERED = {"x86_64": {"clone": 56, "clone3": 435, "personality": 135, "socket": 41},
-             "aarch64": {"clone": 220, "clone3": 435, "personality": 92, "socket": 198}}
+_FILTERED = {"x86_64": {"clone": 56, "clone3": 435, "personality": 135, "socket": 41, "socketpair": 53},
+             "aarch64": {"clone": 220, "clone3": 435, "personality": 92, "socket": 198, "socketpair": 199}}
 _AUDIT_ARCH = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7}
 _X32_BIT = 0x40000000
 
@@ -81,8 +81,8 @@ def _insn(code: int, k: int, jt: int = 0, jf: int = 0) -> tuple[int, int, int, i
     return code, jt, jf, k
 
 
-def program(arch: str | None = None) -> list[tuple[int, int, int, int]]:
-    """The filter as (code, jt, jf, k) instructions."""
+def program(arch: str | None = None, sockets: bool = True) -> list[tuple[int, int, int, int]]:
+    """The filter as (code, jt, jf, k) instructions; ``sockets=False``: no socket or socketpair at all."""
     arch = arch or platform.machine()
     if arch not in _BLOCKED:
         raise ValueError(f"no seccomp syscall table for {arch}")
@@ -104,6 +104,9 @@ def program(arch: str | None = None) -> list[tuple[int, int, int, int]]:
     for n, value in enumerate(PERSONALITIES):
         out.append(_insn(_JEQ_K, value, allowed - n, 0))
     out += [_insn(_RET_K, eperm), _insn(_LD_W_ABS, _NR)]
+    if not sockets:  # a cost run: kernel socket buffers are memory a cgroup v1 host does not charge to it
+        out += [_insn(_JEQ_K, nr["socket"], 0, 1), _insn(_RET_K, eperm),
+                _insn(_JEQ_K, nr["socketpair"], 0, 1), _insn(_RET_K, eperm)]
     # socket: no AF_ALG, no AF_VSOCK
     families = len(BLOCKED_FAMILIES)
     out += [_insn(_JEQ_K, nr["socket"], 0, families + 3), _insn(_LD_W_ABS, _ARG0)]
@@ -114,6 +117,6 @@ def program(arch: str | None = None) -> list[tuple[int, int, int, int]]:
     return out
 
 
-def filter_bytes(arch: str | None = None) -> bytes:
+def filter_bytes(arch: str | None = None, sockets: bool = True) -> bytes:
     """The filter as the array of `struct sock_filter` that `bwrap --seccomp FD` reads."""
-    return b"".join(struct.pack("=HBBI", *insn) for insn in program(arch))
+    return b"".join(struct.pack("=HBBI", *insn) for insn in program(arch, sockets))

@@ -54,6 +54,13 @@ def test_memory_that_grows_like_the_square_of_the_length_fails(extra, words):
     assert verdict and words in verdict
 
 
+def test_another_copy_of_the_outputs_at_many_sequences_is_not_quadratic():
+    """128 sequences: the model grows by 229 MiB from 1024 to 8192 tokens (inputs and outputs); a form that
+    stacks a list of outputs holds one more 32 MiB copy at 8192 and none at 1024 (measured in attacks1)."""
+    model = _pair((0.17, 0.94), (55, 284))
+    assert costs.memory_verdict(_case(sequences=128), _pair((0.15, 0.7), (55, 284 + 34)), model) is None
+
+
 def test_one_sequence_holding_a_boolean_l_by_l_mask_fails():
     """64 MiB at L = 8192 (one byte per entry): under the cap, but it grows 64-fold."""
     verdict = costs.memory_verdict(_case(sequences=1), _pair((0.1, 0.5), (28 + 1, 83 + 64)), MODEL)
@@ -64,7 +71,48 @@ def test_a_decoding_state_may_not_grow_with_the_steps():
     steps = _case(grows=STEPS)
     assert costs.memory_verdict(steps, _pair((0.1, 0.5), (30, 86)), MODEL) is None
     verdict = costs.memory_verdict(steps, _pair((0.1, 0.5), (30, 83 + 24)), MODEL)
-    assert verdict and "grows with the number of steps" in verdict
+    assert verdict and "after 8192 steps it held 24 MiB more than the model" in verdict
+
+
+@pytest.mark.parametrize("mib", [(28 + 64, 83 + 64), (28 + 64, 83 + 40), (28 + 40, 83 + 8)])
+def test_a_history_preallocated_or_padded_at_both_lengths_is_over_the_absolute_bound(mib):
+    """The difference between the two lengths is small or negative; the excess itself is the history's size."""
+    verdict = costs.memory_verdict(_case(grows=STEPS), _pair((0.1, 0.5), mib), MODEL)
+    assert verdict and "more than the model" in verdict and "a fixed-size state needs no room" in verdict
+
+
+MODEL_128 = _pair((0.15, 0.6), (60, 300))  # the recurrent form at 128 sequences: per-token overhead dominates
+QUADRATIC_128 = (0.6, 24.0)  # the prefix re-sum at 128 sequences (4 × the work of 32), as measured here
+
+
+@pytest.mark.parametrize("pad, why", [((0.0, 0.0), "no pad"), ((3.0, 3.0), "a constant pad at both lengths"),
+                                      ((10.0, 0.0), "a pad at the short length only, read off L"),
+                                      ((2.0, 0.0), "a smaller short pad")])
+def test_padding_cannot_bring_quadratic_work_under_the_cap(pad, why):
+    """Burning CPU only adds to a measurement: the long run's own quadratic work is over the cap."""
+    cpu = (QUADRATIC_128[0] + pad[0], QUADRATIC_128[1] + pad[1])
+    verdict = costs.work_verdict(_case(sequences=128), _pair(cpu, (60, 300)), MODEL_128)
+    assert verdict, why
+    if pad[0] <= pad[1]:
+        assert "16 × that is allowed" in verdict or "grows faster" in verdict
+
+
+@pytest.mark.parametrize("cpu", [(0.6, 5.0), (1.2, 9.0), (0.3, 1.2)])
+def test_honest_loops_up_to_several_times_slower_stay_under_the_cap(cpu):
+    """A loop over heads or sequences (8 ×, 15 × the model at 128 sequences), a loaded machine (2 ×)."""
+    assert costs.work_verdict(_case(sequences=128), _pair(cpu, (60, 300)), MODEL_128) is None
+
+
+def test_a_run_stopped_at_the_cap_fails_at_once(tmp_path):
+    """The cap is the long run's CPU-time limit: quadratic work is stopped there, and not measured again."""
+    runs = _Runs({("model", 1024): [(_right(1024), 0.13, 28)], ("model", 8192): [(_right(8192), 0.5, 83)],
+                  ("student", 1024): [(_right(1024), 0.3, 28)], ("student", 8192): [(_right(8192), 60.0, 83)]})
+    outcome = judge_cost(SPEC, _case(), runs, stamp=("capped", tmp_path))
+    assert not outcome.passed and outcome.cause == SPEC.cause
+    assert "at L=8192 took more than 9.0 s of CPU time" in outcome.message
+    assert runs.calls.count(("student", 8192)) == 1
+    assert runs.limits[runs.calls.index(("student", 8192))] == pytest.approx(costs.WORK_CAP * 0.5 + costs.CAP_FLOOR_S)
+    assert all(limit is None for (whose, _), limit in zip(runs.calls, runs.limits) if whose == "model")
 
 
 def test_a_case_needs_two_lengths_in_order():
@@ -78,13 +126,16 @@ class _Runs:
     """A fake `costs.Runner`: answers from a table (whose, n) -> list of (outputs, cpu, MiB), in order."""
 
     def __init__(self, table):
-        self.table, self.calls = {k: list(v) for k, v in table.items()}, []
+        self.table, self.calls, self.limits = {k: list(v) for k, v in table.items()}, [], []
 
-    def __call__(self, whose, inputs):
+    def __call__(self, whose, inputs, cpu_limit_s):
         n = inputs["L"]
         self.calls.append((whose, n))
+        self.limits.append(cpu_limit_s)
         queue = self.table[(whose, n)]
         y, cpu, mib = queue.pop(0) if len(queue) > 1 else queue[0]
+        if cpu_limit_s is not None and cpu > cpu_limit_s:  # the sandbox stops the run at its CPU-time limit
+            return RunAnswer(None, "", int(mib * MiB), cpu_limit_s, over_cpu=True)
         if y is None:
             return RunAnswer(None, "raised ValueError: no", 0, 0.0)
         return RunAnswer({"y": y}, "", int(mib * MiB), cpu)

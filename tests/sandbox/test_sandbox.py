@@ -1,6 +1,7 @@
 """The sandbox against real hostile processes (no mocks). Short limits keep the file fast."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import secrets
 import socket
@@ -387,6 +388,32 @@ def test_kernel_objects_and_namespaces_are_out_of_reach(tmp_path):
     assert result.output.count("EPERM") == 11 and "clone3 ENOSYS" in result.output, result.output
     assert all(s in result.output for s in ("thread ok", "subprocess ok", "fork ok 7")), result.output
     assert "seccomp" in result.isolation and "tmpfs" in result.isolation
+
+
+@needs_sandbox
+@pytest.mark.parametrize("sockets", [True, False])
+def test_a_run_without_sockets_cannot_open_one_and_still_forks_and_pipes(tmp_path, sockets):
+    """A cost run (`sockets=False`): socket and socketpair fail with EPERM, so no socket buffer can hold memory
+    that a cgroup v1 host would not charge to the run; pipes, threads and fork still work."""
+    result = run_py(tmp_path, """
+        import os, socket, threading
+        for name, make in (('socket', lambda: socket.socket(socket.AF_INET, socket.SOCK_STREAM)),
+                           ('unix', lambda: socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)),
+                           ('socketpair', socket.socketpair)):
+            try:
+                made = make()
+                print(name, 'ALLOWED')
+            except PermissionError:
+                print(name, 'EPERM')
+        r, w = os.pipe(); os.write(w, b'pipe ok'); print(os.read(r, 7).decode())
+        t = threading.Thread(target=print, args=('thread ok',)); t.start(); t.join()
+        pid = os.fork()
+        if pid == 0:
+            os._exit(3)
+        print('fork ok', os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+    """, limits=dataclasses.replace(QUICK, sockets=sockets))
+    assert result.output.count("ALLOWED" if sockets else "EPERM") == 3, result.output
+    assert all(s in result.output for s in ("pipe ok", "thread ok", "fork ok 3")), result.output
 
 
 @needs_sandbox

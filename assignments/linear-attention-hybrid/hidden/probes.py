@@ -92,9 +92,10 @@ def la_grad(x, seed_weights, **weights):
 # Nothing is measured here: the grader runs this alone, in a sandbox of its own, and reads the run's memory
 # peak and CPU time from outside it. The probe only steps the layer and returns what it computed.
 
-def step_cost(T, B, seed, **weights):
+def step_cost(T, B, seed, tail, every, **weights):
     """step over T tokens of B float64 sequences made here from ``seed`` (numpy's default_rng, as the
-    reference makes them): every output and the last state."""
+    reference makes them): the outputs' digest (summed over the tokens, the last ``tail``, every ``every``-th)
+    and the last state."""
     layer = _layer(**weights)
     D = weights["Wq"].shape[0]
     x = torch.from_numpy(np.random.default_rng(seed).standard_normal((B, T, D)))
@@ -103,4 +104,4 @@ def step_cost(T, B, seed, **weights):
         for t in range(T):
             y_t, state = layer.step(x[:, t], state)
             y[:, t] = y_t
-    return {"y": y, "S": state[0], "z": state[1]}
+    return {"y_sum": y.sum(1), "y_tail": y[:, -tail:], "y_every": y[:, ::every], "S": state[0], "z": state[1]}

@@ -166,20 +166,23 @@ def _seeded(seed, lead, L, m, d_v):
     return tuple(torch.from_numpy(rng.standard_normal((*lead, L, n))) for n in (m, m, d_v))
 
 
-def form_cost(form, L, lead, m, d_v, gamma, chunk_size, seed):
+def form_cost(form, L, lead, m, d_v, gamma, chunk_size, seed, tail, every):
     """One form over L tokens ('linear_recurrent', 'retention_recurrent', 'chunkwise', or 'step': L tokens
-    stepped into one LinearAttentionState): its outputs."""
+    stepped into one LinearAttentionState): its outputs, as a digest the verdict reads (every output summed
+    over the tokens, the last ``tail`` tokens, every ``every``-th token)."""
     import linear_attention as la
     lead = tuple(lead)
     Q, K, V = _seeded(seed, lead, L, m, d_v)
     if form == "linear_recurrent":
-        return {"y": la.linear_attention_recurrent(Q, K, V)}
-    if form == "retention_recurrent":
-        return {"y": la.retention_recurrent(Q, K, V, gamma)}
-    if form == "chunkwise":
-        return {"y": la.retention_chunkwise(Q, K, V, gamma, chunk_size)}
-    state = la.LinearAttentionState(m, d_v)
-    y = torch.empty(*lead, L, d_v, dtype=torch.float64)
-    for t in range(L):
-        y[..., t, :] = state.step(Q[..., t, :], K[..., t, :], V[..., t, :])
-    return {"y": y}
+        y = la.linear_attention_recurrent(Q, K, V)
+    elif form == "retention_recurrent":
+        y = la.retention_recurrent(Q, K, V, gamma)
+    elif form == "chunkwise":
+        y = la.retention_chunkwise(Q, K, V, gamma, chunk_size)
+    else:
+        state = la.LinearAttentionState(m, d_v)
+        y = torch.empty(*lead, L, d_v, dtype=torch.float64)
+        for t in range(L):
+            y[..., t, :] = state.step(Q[..., t, :], K[..., t, :], V[..., t, :])
+    y = torch.as_tensor(y)
+    return {"y_sum": y.sum(-2), "y_tail": y[..., -tail:, :], "y_every": y[..., ::every, :]}
