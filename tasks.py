@@ -101,7 +101,8 @@ def task_bench(args) -> int:
     scripts = sorted(folders[0].glob("_bench/*.py")) if len(folders) == 1 else []
     if not scripts:
         known = sorted(p.parent.parent.name for p in (ROOT / "assignments").glob("*/_bench/*.py"))
-        logging.error("no benchmark for %r; known: grade, scale, loop, class, %s", args.what, ", ".join(known) or "(none)")
+        logging.error("no benchmark for %r; known: grade, scale, loop, class, %s", args.what,
+                      ", ".join(known) or "(none)")
         return 2
     rc = 0
     for script in scripts:

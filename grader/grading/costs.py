@@ -218,8 +218,8 @@ def judge_cost(spec: CheckSpec, case: CostCase, run: Runner, stamp: object) -> C
     for n, cap, m in zip(case.lengths, caps, model):  # the short length first: a wrong short run needs no long one
         answer = run("student", case.inputs_at(n), cap)
         if answer.over_cpu:  # stopped at the cap: decided, whatever the outputs would have been
-            return CaseOutcome(spec.name, case.label, False,
-                               f"{prefix}: {over_cap(case, n, answer.cpu_s, m, stopped=True)}.{_hint(case)}", cause=spec.cause)
+            why = over_cap(case, n, answer.cpu_s, m, stopped=True)
+            return CaseOutcome(spec.name, case.label, False, f"{prefix}: {why}.{_hint(case)}", cause=spec.cause)
         problem = _answer_problem(spec, case, n, answer)
         if problem:
             # Wrong outputs, or an error: the cost item earns nothing (a cost counts only for correct work).

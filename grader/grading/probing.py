@@ -15,7 +15,6 @@ own, the student's code and the model solution's, measured from outside by the r
 from __future__ import annotations
 
 import dataclasses
-
 import functools
 import io
 import logging
