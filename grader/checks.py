@@ -48,11 +48,13 @@ DIGEST = {"tail": 64, "every": 61}  # what a cost probe returns of its outputs (
 
 
 def digest(y: np.ndarray, *, time_axis: int = -2, tail: int = DIGEST["tail"], every: int = DIGEST["every"]) -> dict:
-    """A cost case's outputs as its probe returns them: every output summed over the tokens (``y_sum``), the last
-    ``tail`` tokens (``y_tail``) and every ``every``-th token from the first (``y_every``). A long run's full
-    outputs would be most of what the run holds and sends; a form wrong at any token still moves the sum.
-    The probe computes the same three from the student's outputs (``y.sum(axis)``, ``y[..., -tail:, :]``,
+    """A cost case's outputs as its probe returns them: every output summed over the tokens (``y_sum``) and its
+    square summed (``y_sq``), the last ``tail`` tokens (``y_tail``) and every ``every``-th token from the first
+    (``y_every``). A long run's full outputs would be most of what the run holds and sends; a form wrong at any
+    token still moves the sums, and the sum of squares has no shortcut: it needs every output (a plain sum of
+    a linear form can be had from one backward recurrence, without the outputs). The probe computes the same
+    four from the student's outputs (``y.sum(axis)``, ``(y * y).sum(axis)``, ``y[..., -tail:, :]``,
     ``y[..., ::every, :]`` along the time axis)."""
     y = np.moveaxis(np.asarray(y), time_axis, -1)
-    return {"y_sum": y.sum(-1), "y_tail": np.moveaxis(y[..., -tail:], -1, time_axis),
+    return {"y_sum": y.sum(-1), "y_sq": (y * y).sum(-1), "y_tail": np.moveaxis(y[..., -tail:], -1, time_axis),
             "y_every": np.moveaxis(y[..., ::every], -1, time_axis)}

@@ -25,7 +25,10 @@ bundle and grader process, the least of two runs), and the verdict is about the 
   outputs is not quadratic);
 * memory of a decoding step (``grows="steps"``): at the long length it holds at most `STEP_MEMORY_BYTES` more
   than the model (an absolute bound: a history kept, preallocated or padded at both lengths, is over it), and
-  it does not grow with the number of steps.
+  it does not grow with the number of steps. Its long length is always measured twice.
+
+Of several runs at one length, CPU time is the least of them (load only ever adds to it) and memory the most
+(a history kept in some runs only is kept).
 
 Cost runs may not open sockets (kernel socket buffers are memory a cgroup v1 host does not charge to the run).
 
@@ -52,7 +55,8 @@ GROWTH_MARGIN = 2.0  # × the length ratio f: linear grows by f, quadratic by f�
 MIN_CPU_EXCESS_S = 0.3  # excess CPU time at the long length that is never judged (noise, a slower loop)
 WORK_CAP = 16.0  # × the model's CPU time at the same length: no run may take more (see the module's docstring)
 CAP_FLOOR_S = 1.0  # ... plus this much (start-up noise on a loaded machine)
-STEP_MEMORY_BYTES = 12 << 20  # a decoding run may hold at most this more than the model's, at either length
+STEP_MEMORY_BYTES = 16 << 20  # a decoding run may hold at most this more than the model's, at either length
+STEP_LONG_RUNS = 2  # a decoding case's long length is always measured this often (memory: the most of them)
 RUNS = 3  # measurements of a student's run at most (a bound failed: measured again, the least kept)
 MODEL_RUNS = 2  # measurements of the model solution's run (once per bundle and grader process)
 
@@ -145,7 +149,14 @@ def _mib(n: float) -> str:
 
 
 def _least(runs: list[Measurement]) -> Measurement:
+    """The model's runs: the least of each (its own measurement is the baseline, load only adds)."""
     return Measurement(runs[0].n, min(r.peak_bytes for r in runs), min(r.cpu_s for r in runs))
+
+
+def _judged(runs: list[Measurement]) -> Measurement:
+    """A student's runs at one length: the least CPU time (load only adds to it) and the most memory (what a
+    run held, it held: a history kept in a random half of the runs is kept)."""
+    return Measurement(runs[0].n, max(r.peak_bytes for r in runs), min(r.cpu_s for r in runs))
 
 
 def work_cap(model: Measurement) -> float:
@@ -232,6 +243,18 @@ def judge_cost(spec: CheckSpec, case: CostCase, run: Runner, stamp: object) -> C
                                cause="" if unjudged else spec.cause, raised=answer.raised,
                                excused_by=case.compared_by if unjudged else "")
         student.append([Measurement(n, answer.peak_bytes, answer.cpu_s)])
+    if case.grows == STEPS:  # the long length again, whatever the first run showed (see `_judged`)
+        n, cap = case.lengths[1], caps[1]
+        for _ in range(STEP_LONG_RUNS - 1):
+            answer = run("student", case.inputs_at(n), cap)
+            if answer.over_cpu:
+                why = over_cap(case, n, answer.cpu_s, model[1], stopped=True)
+                return CaseOutcome(spec.name, case.label, False, f"{prefix}: {why}.{_hint(case)}", cause=spec.cause)
+            if _answer_problem(spec, case, n, answer):  # right once, wrong now: not a fixed-size state
+                problem = _answer_problem(spec, case, n, answer)
+                return CaseOutcome(spec.name, case.label, False, f"{prefix}: {problem}.{_hint(case)}",
+                                   cause=spec.cause, raised=answer.raised)
+            student[1].append(Measurement(n, answer.peak_bytes, answer.cpu_s))
     verdict = _verdict(case, student, model)
     for _ in range(RUNS - 1):  # a bound failed: measured again, the least of the runs decides
         if not verdict:
@@ -247,7 +270,7 @@ def judge_cost(spec: CheckSpec, case: CostCase, run: Runner, stamp: object) -> C
 
 
 def _verdict(case: CostCase, student: list[list[Measurement]], model: tuple[Measurement, Measurement]) -> str:
-    least = (_least(student[0]), _least(student[1]))
+    least = (_judged(student[0]), _judged(student[1]))
     log.info("cost %s: student %s, model %s", case.label, least, model)
     return memory_verdict(case, least, model) or work_verdict(case, least, model) or ""
 

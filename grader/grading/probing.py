@@ -188,8 +188,14 @@ def run_checks(checks_tree: Path, submission: Path, *, unsandboxed: bool = False
     return _with_costs(checked, planned, measured, checks_tree, submission, config, unsandboxed, cancel)
 
 
+def _modules_only(folder: str, names: list[str]) -> list[str]:
+    """`shutil.copytree`'s ignore for a cost run: Python modules and the folders that hold them, nothing else
+    (a data file or a flood written by the author's run would be memory the run holds: tmpfs is charged)."""
+    return [n for n in names if not (n.endswith(".py") or (Path(folder) / n).is_dir()) or n == "__pycache__"]
+
+
 def _sandboxed(checks_tree: Path, code: Path, job: bytes, run_limits: sandbox.RunLimits, *, unsandboxed: bool,
-               cancel, model: bool = False) -> sandbox.RunResult:
+               cancel, model: bool = False, modules_only: bool = False) -> sandbox.RunResult:
     """One run of the driver on ``job`` against the code in ``code`` (a copy of it; ``model``: the solution tree,
     without its hidden material)."""
     with sandbox.scratch_dir("checks") as work:
@@ -202,7 +208,11 @@ def _sandboxed(checks_tree: Path, code: Path, job: bytes, run_limits: sandbox.Ru
         # the checks import modules only: the notebook stays out (in a cost run's charged scratch space it would
         # be memory the student's run holds at both lengths, a free pad against the growth bounds)
         skip = ("__pycache__", "*.ipynb", "hidden", "answer_key.yaml") if model else ("__pycache__", "*.ipynb")
-        shutil.copytree(code, scratch, symlinks=False, ignore=shutil.ignore_patterns(*skip))
+        hide = shutil.ignore_patterns(*skip)
+
+        def ignore(folder, names):
+            return sorted(set(_modules_only(folder, names)) | set(hide(folder, names)))
+        shutil.copytree(code, scratch, symlinks=False, ignore=ignore if modules_only else hide)
         return sandbox.run([sandbox.sandbox_python(), "-I", "/harness/driver.py"],
                            mounts=[sandbox.Mount(harness, "/harness"), sandbox.Mount(scratch, "/submission", True)],
                            cwd="/submission", env={"LRKIT_GRADING": "1"}, limits=run_limits,
@@ -241,7 +251,8 @@ def _alone_runner(p: PlannedCase, checks_tree: Path, submission: Path, config: A
     limits = config.limits
     run_limits = sandbox.RunLimits(wall_s=2 * limits.case_timeout_s + 30, memory_mb=limits.memory_mb,
                                    max_channel_bytes=MAX_CHANNEL_BYTES, cpu_time_s=limits.case_timeout_s,
-                                   sockets=False)  # socket buffers: memory a cgroup v1 host does not charge
+                                   sockets=False,  # socket buffers: memory a cgroup v1 host does not charge
+                                   tmp_mb=4, max_disk_mb=4)  # files written are memory the run holds (tmpfs)
 
     def run(whose: str, inputs, cpu_limit_s: float | None) -> costs.RunAnswer:
         model = whose == "model"
@@ -250,7 +261,7 @@ def _alone_runner(p: PlannedCase, checks_tree: Path, submission: Path, config: A
         capped = run_limits if cpu_limit_s is None else dataclasses.replace(
             run_limits, cpu_time_s=min(cpu_limit_s, run_limits.cpu_time_s))
         result = _sandboxed(checks_tree, checks_tree if model else submission, job, capped,
-                            unsandboxed=unsandboxed, cancel=cancel, model=model)
+                            unsandboxed=unsandboxed, cancel=cancel, model=model, modules_only=True)
         if not model:
             spent[0] += result.wall_s
             spent[1] += result.cpu_s

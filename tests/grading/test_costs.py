@@ -188,3 +188,27 @@ def test_a_model_that_fails_its_own_case_judges_nobody(tmp_path):
     outcome = judge_cost(SPEC, _case(), runs, stamp=("broken", tmp_path))
     assert not outcome.passed and "error in the assignment, not yours" in outcome.message
     assert all(whose == "model" for whose, _ in runs.calls)
+
+
+def test_a_history_kept_in_some_runs_only_is_kept(tmp_path):
+    """A decoding case's long length is measured twice whatever the first run showed, and of several runs the
+    most memory counts (CPU: the least): a history kept in a random half of the processes loses."""
+    table = {**_honest(), ("student", 1024): [(_right(1024), 0.13, 28)],
+             ("student", 8192): [(_right(8192), 0.5, 83), (_right(8192), 0.5, 83 + 64)]}
+    steps = _case(grows=STEPS)
+    runs = _Runs(table)
+    outcome = judge_cost(SPEC, steps, runs, stamp=("coin", tmp_path))
+    assert not outcome.passed and "held 64 MiB more than the model" in outcome.message
+    assert runs.calls.count(("student", 8192)) >= costs.STEP_LONG_RUNS
+    honest = _Runs({**_honest(), ("student", 1024): [(_right(1024), 0.13, 28)],
+                    ("student", 8192): [(_right(8192), 0.9, 84), (_right(8192), 0.5, 83)]})
+    assert judge_cost(SPEC, steps, honest, stamp=("coin-honest", tmp_path)).passed
+
+
+def test_a_cost_run_gets_the_modules_and_nothing_else(tmp_path):
+    """Files in a cost run's scratch are tmpfs pages the run holds: data files, notebooks and caches stay out."""
+    from grader.grading.probing import _modules_only
+
+    (tmp_path / "pkg").mkdir()
+    names = ["linear_attention.py", "big.bin", "notes.ipynb", "pkg", "__pycache__", "weights.pt"]
+    assert set(_modules_only(str(tmp_path), names)) == {"big.bin", "notes.ipynb", "__pycache__", "weights.pt"}

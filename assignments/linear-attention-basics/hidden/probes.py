@@ -182,7 +182,7 @@ def form_cost(form, L, lead, m, d_v, gamma, chunk_size, seed, tail, every):
     else:
         state = la.LinearAttentionState(m, d_v)
         y = torch.empty(*lead, L, d_v, dtype=torch.float64)
-        for t in range(L):
-            y[..., t, :] = state.step(Q[..., t, :], K[..., t, :], V[..., t, :])
+        for t in range(L):  # each token a tensor of its own, as a model's would be (a kept view holds memory)
+            y[..., t, :] = state.step(Q[..., t, :].clone(), K[..., t, :].clone(), V[..., t, :].clone())
     y = torch.as_tensor(y)
-    return {"y_sum": y.sum(-2), "y_tail": y[..., -tail:, :], "y_every": y[..., ::every, :]}
+    return {"y_sum": y.sum(-2), "y_sq": (y * y).sum(-2), "y_tail": y[..., -tail:, :], "y_every": y[..., ::every, :]}

@@ -102,6 +102,7 @@ def step_cost(T, B, seed, tail, every, **weights):
     y, state = torch.empty(B, T, D, dtype=torch.float64), None
     with torch.no_grad():
         for t in range(T):
-            y_t, state = layer.step(x[:, t], state)
+            y_t, state = layer.step(x[:, t].clone(), state)  # a tensor of its own, as a model's would be
             y[:, t] = y_t
-    return {"y_sum": y.sum(1), "y_tail": y[:, -tail:], "y_every": y[:, ::every], "S": state[0], "z": state[1]}
+    return {"y_sum": y.sum(1), "y_sq": (y * y).sum(1), "y_tail": y[:, -tail:], "y_every": y[:, ::every],
+            "S": state[0], "z": state[1]}

@@ -259,8 +259,11 @@ COST_B, COST_D, COST_H, COST_SEED = 4, 64, 4, 1700
 def _cost_reference(T):
     """The reference's outputs and last state after T steps of the cost case's inputs (the probe makes the same)."""
     x = np.random.default_rng(COST_SEED).standard_normal((COST_B, T, COST_D))
-    want = ref.linear_attention(x, _cost_weights())
-    return {**digest(want["y"], time_axis=1), "S": want["S"], "z": want["z"]}
+    parts = []
+    for b in range(COST_B):  # one sequence at a time: the grader's own memory stays small (it grades a class)
+        want = ref.linear_attention(x[b:b + 1], _cost_weights())
+        parts.append({**digest(want["y"], time_axis=1), "S": want["S"], "z": want["z"]})
+    return {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
 
 
 @functools.lru_cache(maxsize=1)
