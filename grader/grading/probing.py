@@ -37,6 +37,10 @@ log = logging.getLogger(__name__)
 DRIVER = sandbox.inside_script("driver.py")
 DRIVER_MODULES = ("wire.py",)  # what the driver loads from its own folder (copied beside it, where present)
 MAX_RESULT_BYTES = 32 * 1024 * 1024  # one case's answer
+# Every check run's room: no sockets (kernel socket buffers are memory a cgroup v1 host does not charge to
+# the run) and 4 MiB to write in /tmp and in the submission's copy (files written there are tmpfs pages the run
+# holds); with `modules_only`, the copy holds the Python modules and nothing else.
+CHECK_ROOM = {"sockets": False, "tmp_mb": 4, "max_disk_mb": 4}
 MAX_CHANNEL_BYTES = 64 * 1024 * 1024  # everything the driver sends back: what the grader holds at most
 MAX_ERROR_CHARS = 300  # of a student exception's message, in a report
 MAX_RESTARTS = 3
@@ -177,11 +181,13 @@ def run_checks(checks_tree: Path, submission: Path, *, unsandboxed: bool = False
         return CheckRun((), (), (), 0.0)
     ordinary = [p for p in planned if isinstance(p.case, Case)]
     measured = [p for p in planned if isinstance(p.case, costs.CostCase)]
+    # the same room as a cost run (no sockets, the modules only, 4 MiB to write): a cost run looks like any
+    # other check run from inside, so code cannot behave one way where it is measured and another where compared
     run_limits = sandbox.RunLimits(wall_s=limits.checks_timeout_s, idle_s=limits.case_timeout_s + 15,
                                    memory_mb=limits.memory_mb, max_channel_bytes=MAX_CHANNEL_BYTES,
-                                   cpu_time_s=limits.checks_timeout_s)
+                                   cpu_time_s=limits.checks_timeout_s, **CHECK_ROOM)
     result = _sandboxed(checks_tree, submission, _job(checks_tree, ordinary, config), run_limits,
-                        unsandboxed=unsandboxed, cancel=cancel)
+                        unsandboxed=unsandboxed, cancel=cancel, modules_only=True)
     checked = _judge(ordinary, result, limits, run_limits)
     if not measured:
         return checked
@@ -251,8 +257,7 @@ def _alone_runner(p: PlannedCase, checks_tree: Path, submission: Path, config: A
     limits = config.limits
     run_limits = sandbox.RunLimits(wall_s=2 * limits.case_timeout_s + 30, memory_mb=limits.memory_mb,
                                    max_channel_bytes=MAX_CHANNEL_BYTES, cpu_time_s=limits.case_timeout_s,
-                                   sockets=False,  # socket buffers: memory a cgroup v1 host does not charge
-                                   tmp_mb=4, max_disk_mb=4)  # files written are memory the run holds (tmpfs)
+                                   **CHECK_ROOM)
 
     def run(whose: str, inputs, cpu_limit_s: float | None) -> costs.RunAnswer:
         model = whose == "model"

@@ -94,7 +94,8 @@ def bwrap_argv(mounts: list[Mount], cwd: str, env: dict[str, str], tmp_mb: int, 
             argv += ["--perms", f"{step.mode:04o}", "--size", str(step.size), "--tmpfs", step.dst]
         else:
             argv += ["--bind" if step.kind == "rw" else "--ro-bind", step.src, step.dst]
-    argv += ["--proc", "/proc", "--dev", "/dev", "--chdir", cwd]
+    # no pseudo-terminals (a pty's buffers are memory no cgroup is charged for): /dev/ptmx leads to /dev/null
+    argv += ["--proc", "/proc", "--dev", "/dev", "--ro-bind", "/dev/null", "/dev/pts/ptmx", "--chdir", cwd]
     if seccomp_fd is not None:
         argv += ["--seccomp", str(seccomp_fd)]
     for key, value in env.items():

@@ -391,6 +391,24 @@ def test_kernel_objects_and_namespaces_are_out_of_reach(tmp_path):
 
 
 @needs_sandbox
+@pytest.mark.parametrize("warm", ["1", "0"])
+def test_no_pseudo_terminal_can_be_opened(tmp_path, monkeypatch, warm):
+    """A pty's buffers hold memory that no cgroup is charged for (a history parked there passed the cost
+    verdicts in a blind attack): neither the warm nor the cold sandbox has one."""
+    monkeypatch.setenv("LRKIT_WARM", warm)
+    result = run_py(tmp_path, """
+        import os
+        try:
+            master, slave = os.openpty()
+            os.write(master, b'x' * 4096)
+            print('PTY OPENED')
+        except OSError as exc:
+            print('no pty:', type(exc).__name__)
+    """)
+    assert "no pty" in result.output and "PTY OPENED" not in result.output, result.output
+
+
+@needs_sandbox
 @pytest.mark.parametrize("sockets", [True, False])
 def test_a_run_without_sockets_cannot_open_one_and_still_forks_and_pipes(tmp_path, sockets):
     """A cost run (`sockets=False`): socket and socketpair fail with EPERM, so no socket buffer can hold memory
