@@ -224,12 +224,16 @@ def judge_cost(spec: CheckSpec, case: CostCase, run: Runner, stamp: object) -> C
     model = _model(spec, case, run, stamp)  # first: the grader's first runs pay what is used for the first time
     if isinstance(model, str):
         return CaseOutcome(spec.name, case.label, False, f"{prefix}: not measured: {model}.", cause="")
-    student: list[list[Measurement]] = []
+    student: list[list[Measurement]] = [[], []]
     caps = [work_cap(m) for m in model]
-    for n, cap, m in zip(case.lengths, caps, model):  # the short length first: a wrong short run needs no long one
-        answer = run("student", case.inputs_at(n), cap)
+    # the short length first (a wrong short run needs no long one); a decoding case's long length again,
+    # whatever the first run showed (see `_judged`)
+    order = [0, 1] + ([1] * (STEP_LONG_RUNS - 1) if case.grows == STEPS else [])
+    for i in order:
+        n = case.lengths[i]
+        answer = run("student", case.inputs_at(n), caps[i])
         if answer.over_cpu:  # stopped at the cap: decided, whatever the outputs would have been
-            why = over_cap(case, n, answer.cpu_s, m, stopped=True)
+            why = over_cap(case, n, answer.cpu_s, model[i], stopped=True)
             return CaseOutcome(spec.name, case.label, False, f"{prefix}: {why}.{_hint(case)}", cause=spec.cause)
         problem = _answer_problem(spec, case, n, answer)
         if problem:
@@ -242,19 +246,7 @@ def judge_cost(spec: CheckSpec, case: CostCase, run: Runner, stamp: object) -> C
             return CaseOutcome(spec.name, case.label, False, f"{prefix}: {problem}.{_hint(case)}",
                                cause="" if unjudged else spec.cause, raised=answer.raised,
                                excused_by=case.compared_by if unjudged else "")
-        student.append([Measurement(n, answer.peak_bytes, answer.cpu_s)])
-    if case.grows == STEPS:  # the long length again, whatever the first run showed (see `_judged`)
-        n, cap = case.lengths[1], caps[1]
-        for _ in range(STEP_LONG_RUNS - 1):
-            answer = run("student", case.inputs_at(n), cap)
-            if answer.over_cpu:
-                why = over_cap(case, n, answer.cpu_s, model[1], stopped=True)
-                return CaseOutcome(spec.name, case.label, False, f"{prefix}: {why}.{_hint(case)}", cause=spec.cause)
-            if _answer_problem(spec, case, n, answer):  # right once, wrong now: not a fixed-size state
-                problem = _answer_problem(spec, case, n, answer)
-                return CaseOutcome(spec.name, case.label, False, f"{prefix}: {problem}.{_hint(case)}",
-                                   cause=spec.cause, raised=answer.raised)
-            student[1].append(Measurement(n, answer.peak_bytes, answer.cpu_s))
+        student[i].append(Measurement(n, answer.peak_bytes, answer.cpu_s))
     verdict = _verdict(case, student, model)
     for _ in range(RUNS - 1):  # a bound failed: measured again, the least of the runs decides
         if not verdict:
