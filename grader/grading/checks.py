@@ -55,20 +55,25 @@ class CheckSpec:
     cases: Callable[[], Iterator[Case]]
     cause: str = ""
     judged_if: str = ""  # a check that must hold for this one to be judged (its form works from a given state ...)
+    raising_fails: bool = False  # the check is about an input class: code that raises on it fails it
 
 
-def check(probe: str, title: str | None = None, cause: str = "", judged_if: str = "") -> Callable:
+def check(probe: str, title: str | None = None, cause: str = "", judged_if: str = "",
+          raising_fails: bool = False) -> Callable:
     """Mark a generator of `Case`s as an official check driving ``probe``. ``cause``: the mistake a
     failure of this check points at (a pitfall check's pitfall), so that the items one mistake costs
     can be grouped under it in the report. ``judged_if``: another check (a gate, never an item's) that
     must hold for this one to say anything: a property tested on step from a given state says nothing
     when step ignores the state it is given. Where the gate fails, an item with `evidence` is judged on
-    its other checks (as for cases where the code raised); with none left, it gets no credit."""
+    its other checks (as for cases where the code raised); with none left, it gets no credit.
+    ``raising_fails``: the check is about an input class (long sequences, one token, a batch of one), so
+    code that raises on its inputs fails it, where the form is judged at all, instead of being left out as
+    a crash that belongs to another item."""
 
     def mark(fn: Callable[[], Iterator[Case]]) -> Callable[[], Iterator[Case]]:
         doc = (fn.__doc__ or "").strip().splitlines()
         fn.__lrkit_check__ = CheckSpec(fn.__name__, probe, title or (doc[0] if doc else fn.__name__), fn, cause,
-                                       judged_if)
+                                       judged_if, raising_fails)
         return fn
 
     return mark
@@ -175,6 +180,8 @@ def _matches(got: Mapping[str, Value], suspect: Mapping[str, Value] | np.ndarray
 def judge_case(spec: CheckSpec, case: Case, got: Mapping[str, Value] | None, error: str = "") -> CaseOutcome:
     """Decide one case. ``got`` is the probe's plain-data result, ``error`` why there is none."""
     outcome = _judged(spec, case, got, error)
+    if spec.raising_fails and outcome.raised:  # raising on the inputs this check is about is its failure
+        outcome = dataclasses.replace(outcome, raised=False)
     gate = case.judged_if or spec.judged_if
     return dataclasses.replace(outcome, judged_if=gate) if gate else outcome
 

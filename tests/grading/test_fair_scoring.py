@@ -224,3 +224,22 @@ def test_judge_case_carries_the_checks_gate():
     spec = CheckSpec("norm_step", "step_runs", "Normalizer", lambda: iter(()), judged_if="step_uses_state")
     out = judge_case(spec, Case("one", {}, expect={"y": 1.0}), {"y": 1.0})
     assert out.passed and out.judged_if == "step_uses_state"
+
+
+def test_a_check_about_an_input_class_counts_a_raise_as_its_failure():
+    """A forward that raises on long sequences (a mask cached for 256 tokens) fails the long-sequence item,
+    where its own gate (the form right on short inputs) holds; a raise elsewhere is still left out."""
+    long_spec = CheckSpec("long_fwd", "forward_runs", "Long", lambda: iter(()), judged_if="fwd_ref",
+                          raising_fails=True)
+    crashed = judge_case(long_spec, Case("T=300", {}, expect={"y": 1.0}), None, "raised RuntimeError: size")
+    assert not crashed.passed and not crashed.raised and crashed.judged_if == "fwd_ref"
+    r = rubric(RubricItem("long", "Long sequences", 3, checks=("long_fwd", "long_step"),
+                          evidence=("works_forward", "works_step")))
+    outcomes = Outcomes(cases=(case("works_forward", True), case("works_step", True), case("fwd_ref", True),
+                               crashed, case("long_step", True)))
+    (item,), _ = score(r, outcomes)
+    assert item.points == 0.0
+    plain = CheckSpec("long_fwd", "forward_runs", "Long", lambda: iter(()), judged_if="fwd_ref")
+    left_out = judge_case(plain, Case("T=300", {}, expect={"y": 1.0}), None, "raised RuntimeError: size")
+    (item,), _ = score(r, Outcomes(cases=(*outcomes.cases[:3], left_out, case("long_step", True))))
+    assert item.points == 3.0
