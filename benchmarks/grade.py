@@ -31,7 +31,7 @@ from pathlib import Path
 
 from grader import sandbox
 from grader.config import load_assignment
-from grader.sandbox.cgroup import _Cgroup, _cgroup_kind
+from grader.sandbox.cgroup import Cgroup, cgroup_kind
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
@@ -46,7 +46,7 @@ root = Path(sys.argv[1]); assert build(root) == 0; release_assignment(root, "toy
 def measure(argv: list[str], env: dict[str, str] | None = None, ok: tuple[int, ...] = (0,)) -> tuple[float, float]:
     """(wall seconds, CPU seconds of the command and everything it started); exit codes in ``ok`` only.
     (`grade` exits 1 when a submission was not graded, e.g. timed out: the verdicts then differ.)"""
-    group = _Cgroup.create(memory_mb=1 << 16, max_procs=4096) if _cgroup_kind() else None
+    group = Cgroup.create(memory_mb=1 << 16, max_procs=4096, cpus=float(os.cpu_count() or 1)) if cgroup_kind() else None
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     try:
