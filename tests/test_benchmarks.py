@@ -10,6 +10,6 @@ import pytest
 @pytest.mark.parametrize("name", ["grade", "scale", "loop", "klass"])
 def test_every_benchmark_loads_and_parses_its_arguments(name, capsys):
     module = importlib.import_module(f"benchmarks.{name}")
-    with pytest.raises(SystemExit) as exit_:
+    with pytest.raises(SystemExit, match="0") as exit_:
         module.main(["--help"])
     assert exit_.value.code == 0 and "usage: tasks.py bench" in capsys.readouterr().out

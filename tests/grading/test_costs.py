@@ -70,8 +70,8 @@ def test_one_sequence_holding_a_boolean_l_by_l_mask_fails():
 def test_a_decoding_state_may_not_grow_with_the_steps():
     steps = _case(grows=STEPS)
     assert costs.memory_verdict(steps, _pair((0.1, 0.5), (30, 86)), MODEL) is None
-    verdict = costs.memory_verdict(steps, _pair((0.1, 0.5), (30, 83 + 24)), MODEL)
-    assert verdict and "after 8192 steps it held 24 MiB more than the model" in verdict
+    verdict = costs.memory_verdict(steps, _pair((0.1, 0.5), (30, 83 + 40)), MODEL)
+    assert verdict and "after 8192 steps it held 40 MiB more than the model" in verdict
 
 
 @pytest.mark.parametrize("mib", [(28 + 64, 83 + 64), (28 + 64, 83 + 40), (28 + 40, 83 + 8)])

@@ -214,10 +214,15 @@ def build_root(spec):
         mount(f"/dev/{name}", f"{dev}/{name}", None, MS_BIND)
         mount(None, f"{dev}/{name}", None, MS_BIND | MS_REMOUNT | MS_NOSUID)
     for name, target in (("stdin", "/proc/self/fd/0"), ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2"),
-                         ("fd", "/proc/self/fd"), ("core", "/proc/kcore")):
+                         ("fd", "/proc/self/fd"), ("core", "/proc/kcore"), ("ptmx", "pts/ptmx")):
         os.symlink(target, f"{dev}/{name}")
-    for name in ("shm", "pts"):  # no devpts: a pseudo-terminal's buffers are memory no cgroup is charged for
+    for name in ("shm", "pts"):
         _mkdirs(f"{dev}/{name}")
+    mount("devpts", f"{dev}/pts", "devpts", MS_NOSUID | MS_NOEXEC, "newinstance,ptmxmode=0666,mode=620")
+    # no pseudo-terminals (a pty's buffers are memory no cgroup is charged for): ptmx leads to /dev/null, as
+    # bwrap's cold runs do it
+    mount(f"{dev}/null", f"{dev}/pts/ptmx", None, MS_BIND)
+    mount(None, f"{dev}/pts/ptmx", None, MS_BIND | MS_REMOUNT | MS_NOSUID | MS_NODEV | MS_RDONLY)
     for name in ("/proc", "/.oldroot"):
         _mkdirs(root + name)
     pivot = SYSCALLS[platform.machine()]["pivot_root"]
