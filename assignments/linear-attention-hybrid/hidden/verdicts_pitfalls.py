@@ -4,7 +4,7 @@ import numpy as np
 
 from grader.checks import Case, check, close, moved
 
-from .verdicts import MISTAKES, ONE, _arr, _inputs, _label, _state, _suffixed, _with
+from .verdicts import MISTAKES, ONE, _arr, _in_layout, _inputs, _label, _state, _suffixed, _with
 
 
 def _runs(*runs, **shared):
@@ -24,6 +24,7 @@ def _value_pair(D, level):
 
 
 @check(probe="forward_runs", cause=MISTAKES["no_normalizer"], judged_if="works_forward")
+@_in_layout
 def normalizer_parallel():
     """forward divides by φ(q_t)·z_t: with γ = 1 and every value equal, doubling the values moves every
     output by the same amount."""
@@ -48,6 +49,7 @@ def normalizer_parallel():
 
 
 @check(probe="step_runs", cause=MISTAKES["no_normalizer"], judged_if="works_step")
+@_in_layout
 def normalizer_recurrent():
     """step divides φ(q)ᵀS by φ(q)ᵀz: scaling the state it starts from leaves its output unchanged."""
     for seed, (D, H) in enumerate([(8, 2), (12, 3), (16, 4)]):
@@ -80,6 +82,7 @@ def _order_weights(seed, D, H):
 
 
 @check(probe="forward_runs", cause=MISTAKES["read_before_update"], judged_if="works_forward")
+@_in_layout
 def update_before_read_parallel():
     """forward lets token t attend to itself: output t moves with token t's value."""
     for seed, (B, T, D, H) in enumerate([(1, 1, 4, 1), (2, 4, 8, 2), (1, 9, 12, 3)]):
@@ -99,6 +102,7 @@ def update_before_read_parallel():
 
 
 @check(probe="step_runs", cause=MISTAKES["read_before_update"], judged_if="works_step")
+@_in_layout
 def update_before_read_recurrent():
     """step updates (S, z) with the current token before reading: its output moves with the token."""
     for seed, (B, D, H, start) in enumerate([(1, 4, 1, False), (2, 8, 2, False), (2, 8, 4, True),
@@ -142,6 +146,7 @@ def _decay_judge(form, H):
 
 
 @check(probe="forward_runs", cause=MISTAKES["no_decay"], judged_if="works_forward")
+@_in_layout
 def decay_parallel():
     """forward applies each head's learned decay: setting a head's γ to 1 changes the output."""
     rng = np.random.default_rng(800)
@@ -154,6 +159,7 @@ def decay_parallel():
 
 
 @check(probe="step_runs", cause=MISTAKES["no_decay"], judged_if="works_step")
+@_in_layout
 def decay_recurrent():
     """step decays its state by each head's γ: setting a head's γ to 1 changes two steps' outputs."""
     rng = np.random.default_rng(900)
@@ -188,12 +194,14 @@ def _forgetting_cases(seed0):
 
 
 @check(probe="forward_runs", cause=MISTAKES["decay_S_only"], judged_if="works_forward")
+@_in_layout
 def decay_normalizer_parallel():
     """forward's normalizer decays with S: a token forgotten by S is forgotten by z."""
     yield from _forgetting_cases(1000)
 
 
 @check(probe="step_runs", cause=MISTAKES["decay_S_only"], judged_if="works_step")
+@_in_layout
 def decay_normalizer_recurrent():
     """step's normalizer z decays with S: a token forgotten by S is forgotten by z."""
     yield from _forgetting_cases(1050)

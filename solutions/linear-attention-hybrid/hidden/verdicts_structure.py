@@ -9,7 +9,7 @@ import numpy as np
 from grader.checks import DIGEST, STEPS, Case, CostCase, check, close, digest, moved
 
 from . import reference as ref
-from .verdicts import MISTAKES, _arr, _inputs, _label, _suffixed, _with
+from .verdicts import MISTAKES, _arr, _in_layout, _inputs, _label, _suffixed, _with
 
 
 def _runs(*runs, **shared):
@@ -58,12 +58,14 @@ def _head_cases(seed0):
 
 
 @check(probe="forward_runs", cause=MISTAKES["heads_mixed"], judged_if="works_forward")
+@_in_layout
 def heads_parallel():
     """forward keeps heads apart: reordering the heads' weights reorders nothing in the output."""
     yield from _head_cases(1100)
 
 
 @check(probe="step_runs", cause=MISTAKES["heads_mixed"], judged_if="works_step")
+@_in_layout
 def heads_recurrent():
     """step keeps heads apart: reordering the heads' weights reorders nothing in the output."""
     yield from _head_cases(1150)
@@ -87,12 +89,14 @@ def _batch_cases(seed0):
 
 
 @check(probe="forward_runs", cause=MISTAKES["batch_shared_S"], judged_if="works_forward")
+@_in_layout
 def batch_parallel():
     """forward keeps the sequences of a batch apart: a sequence alone gives what it gives in the batch."""
     yield from _batch_cases(1200)
 
 
 @check(probe="step_runs", cause=MISTAKES["batch_shared_S"], judged_if="works_step")
+@_in_layout
 def batch_recurrent():
     """step keeps the sequences of a batch apart: a sequence alone gives what it gives in the batch."""
     yield from _batch_cases(1250)
@@ -115,6 +119,7 @@ def _same_before(t):
 
 
 @check(probe="forward_runs", cause=MISTAKES["noncausal"])
+@_in_layout
 def causal_perturbation():
     """Changing token t never changes an output before t."""
     for seed, (B, T, D, H) in enumerate([(1, 8, 8, 2), (2, 12, 12, 3), (1, 20, 16, 4)]):
@@ -141,6 +146,7 @@ def _no_future_gradient(t):
 
 
 @check(probe="la_grad", cause=MISTAKES["noncausal"])
+@_in_layout
 def causal_gradient():
     """The gradient of output t with respect to every later token is exactly zero."""
     for seed, (B, T, D, H) in enumerate([(1, 9, 8, 2), (2, 14, 12, 4)]):
@@ -196,12 +202,14 @@ def _long_cases(seed0):
 # this item is about what only long sequences show (γ^t / γ^i underflowing, a state rebuilt from scratch, a
 # mask cached for short ones): raising on them fails it.
 @check(probe="forward_runs", judged_if="forward_reference", raising_fails=True)
+@_in_layout
 def long_sequence_parallel():
     """forward stays finite and exact over hundreds of tokens with fast decays."""
     yield from _long_cases(1500)
 
 
 @check(probe="step_runs", judged_if="step_reference", raising_fails=True)
+@_in_layout
 def long_sequence_recurrent():
     """step stays finite and exact over hundreds of tokens with fast decays."""
     yield from _long_cases(1550)
@@ -210,6 +218,7 @@ def long_sequence_recurrent():
 # ---------------------------------------------------------------- the state step returns, and its cost
 
 @check(probe="step_runs", cause="step returns the old state instead of the new (S, z)")
+@_in_layout
 def state_carried():
     """step returns the NEW (S, z): fed back, it carries the earlier tokens to the next step."""
     for seed, (B, D, H) in enumerate([(1, 8, 2), (2, 12, 3), (2, 16, 4)]):
@@ -233,6 +242,7 @@ def state_carried():
 
 
 @check(probe="step_reuse", cause="step writes into the state it is given instead of returning a new one")
+@_in_layout
 def state_not_mutated():
     """step leaves the (S, z) it is given as it was: a state handed to step twice gives the same next output."""
     from .verdicts import _state
