@@ -28,7 +28,8 @@ SHAPES = [(1, 1, 4, 1), (2, 5, 8, 2), (3, 9, 12, 3), (2, 17, 16, 4), (1, 24, 16,
 # Edges of the inputs each form must handle, in the forms' own equivalence items only: one token of a batch
 # (a squeeze() drops the wrong axis), heads of one channel (d_h = 1: the same), and learned decays at the
 # ends of (0, 1) (a clamp "for stability").
-EDGES = [((3, 1, 8, 2), None), ((2, 3, 4, 4), None), ((2, 6, 8, 2), (0.9999, 0.002))]
+# One head in a batch (a squeeze() of (B, H, ...) drops both when B = 1 but only H here) is an edge too.
+EDGES = [((3, 1, 8, 2), None), ((2, 3, 4, 4), None), ((2, 6, 8, 2), (0.9999, 0.002)), ((3, 5, 6, 1), None)]
 
 
 def _shapes():
@@ -257,6 +258,8 @@ def gradients():
                    expect=ref.numerical_gradients(x, w, sw), atol=1e-6, rtol=1e-5,
                    hint="If dgamma is wrong or zero, γ must come from self.gamma_logit inside forward "
                         "(no .detach(), no .item(), no stored copy).")
+
+
 
 
 # one check per pitfall, and the cost of a step (their checks are collected with these)

@@ -215,6 +215,42 @@ def long_sequence_recurrent():
     yield from _long_cases(1550)
 
 
+LONG_GRAD = [(2, 300, 8, 4, [0.02, 0.05, 0.3, 0.6])]  # γ^-(T-1) overflows float64 for the fast heads
+
+
+def _long_gradient_cases(seed0):
+    """Hundreds of tokens with fast decays: the gradients a training step gets must be finite and right.
+    Outputs can be exact while the backward pass is not: γ^(t-i) for the future positions (i > t) computed
+    and then masked (torch.where(mask, exp(·), 0), γ^(t-i) · mask) overflows to inf, and the mask's backward
+    multiplies that inf by 0. Compared where central differences are cheap: dgamma and a few entries of dx."""
+    for seed, (B, T, D, H, gammas) in enumerate(LONG_GRAD):
+        x, w = _inputs(seed0 + seed, B, T, D, H, gammas)
+        sw = np.random.default_rng(seed0 + seed).normal(size=(B, T, D))
+        picks = [(b, t, d) for b, t, d in zip((0, 1, 0, 1), (0, T // 2, T - 60, T - 2), (0, 3, 5, 7))]
+        want = ref.numerical_gradients_at(x, w, sw, picks)
+
+        def judge(got, want=want, picks=picks, shape=x.shape, T=T):
+            dx, dgamma = _arr(got, "dx"), _arr(got, "dgamma")
+            if dx.shape != shape or not np.isfinite(dx).all() or not np.isfinite(dgamma).all():
+                return (f"over {T} tokens with fast decays the gradients of forward are NaN or inf (or shaped "
+                        f"{dx.shape}): a weight for a future position overflows before it is masked")
+            if not close(dgamma, want["dgamma"], rtol=1e-5) or not close(
+                    np.array([dx[p] for p in picks]), want["dx"], rtol=1e-5):
+                return f"over {T} tokens with fast decays the gradients of forward are not the reference's"
+            return None
+        yield Case(label=_label(B, T, D, H, w) + ", gradients", inputs={"x": x, "seed_weights": sw, **w},
+                   judge=judge,
+                   hint="Mask BEFORE exponentiating: fill the future positions' exponent with -inf, or clamp the "
+                        "distance t - i at 0, so no weight overflows and no inf meets a 0 in the backward pass.")
+
+
+@check(probe="la_grad", judged_if="gradients", raising_fails=True)
+@_in_layout
+def long_sequence_gradient():
+    """forward's gradients stay finite and exact over hundreds of tokens with fast decays."""
+    yield from _long_gradient_cases(350)
+
+
 # ---------------------------------------------------------------- the state step returns, and its cost
 
 @check(probe="step_runs", cause="step returns the old state instead of the new (S, z)")
