@@ -87,12 +87,16 @@ class Rated:
             return "control"
         if kind == "attack":
             return "fools" if self.gained else "ok"
+        if not self.case.should_lose:  # a bug in a hand-graded answer (or an ungraded part): nothing to take
+            return "by hand" if not self.lost else ("within" if self._small(automatic) else "cascade")
         if not set(self.lost) & set(self.case.should_lose):
             return "missed"
         if not self.beyond:
             return "ok"
-        small = len(self.beyond) <= ONE_BEYOND and sum(self.beyond.values()) <= BEYOND_SHARE * automatic
-        return "within" if small else "cascade"
+        return "within" if self._small(automatic) else "cascade"
+
+    def _small(self, automatic: float) -> bool:
+        return len(self.beyond) <= ONE_BEYOND and sum(self.beyond.values()) <= BEYOND_SHARE * automatic
 
 
 def load_corpus(folder: Path) -> list[Case]:
@@ -148,6 +152,8 @@ def rate(folder: Path, out: Path, solution: Path) -> list[Rated]:
     rated = []
     cases = load_corpus(folder)
     for case in cases:
+        # what a bug should lose, automatically: a hand-graded answer's item is the TA's to take
+        case = replace(case, should_lose=tuple(i for i in case.should_lose if i in automatic))
         report: Report = load_report(out / case.name / "report.json")
         items = [i for i in report.items if i.id in automatic]
         lost = {i.id: round(i.max_points - i.points, 6) for i in items if i.points < i.max_points}
@@ -181,7 +187,8 @@ def table(rated: list[Rated], automatic: float) -> str:
 def rates(rated: list[Rated], automatic: float) -> dict[str, str]:
     """The headline figures: bugs that lose only their items, within the promise, misses, cascades, stubs,
     alternatives."""
-    bugs = [r for r in rated if r.case.kind == "bug"]
+    by_hand = [r for r in rated if r.case.kind == "bug" and r.verdict(automatic) == "by hand"]
+    bugs = [r for r in rated if r.case.kind == "bug" and r not in by_hand]
     verdicts = [r.verdict(automatic) for r in bugs]
     cascades = [r for r in bugs if r.verdict(automatic) == "cascade"]
     stubs = [r for r in rated if r.case.kind == "stub"]
@@ -191,6 +198,7 @@ def rates(rated: list[Rated], automatic: float) -> dict[str, str]:
     n = max(1, len(bugs))
     return {
         "bugs": f"{len(bugs)}",
+        "bugs only a hand-graded answer (or an ungraded part) is about, losing nothing automatic": f"{len(by_hand)}",
         "only their items": f"{verdicts.count('ok')} ({100 * verdicts.count('ok') / n:.0f} %)",
         "within the promise (<= 1 item beyond, <= 15 %)":
             f"{verdicts.count('ok') + verdicts.count('within')} "

@@ -21,6 +21,8 @@ def rated(kind: str, should: list[str], lost: dict[str, float], earned: float = 
     ("bug", ["a"], {"a": 2, "b": 2}, 36, "within"),      # one item beyond, 5 % of the points
     ("bug", ["a"], {"a": 2, "b": 8}, 30, "cascade"),     # one item beyond, but 20 % of the points
     ("bug", ["a"], {"a": 1, "b": 1, "c": 1}, 37, "cascade"),
+    ("bug", [], {}, 40, "by hand"),                     # about a hand-graded answer only: nothing automatic
+    ("bug", [], {"b": 2}, 38, "within"),                # ... yet it cost an automatic item
     ("alternative", [], {}, 40, "ok"),
     ("alternative", [], {"a": 1}, 39, "loses"),
     ("stub", [], {"a": 40}, 0, "ok"),
@@ -37,6 +39,9 @@ def test_rates_count_cascades_and_their_points_beyond():
              rated("bug", ["a"], {}), rated("stub", [], {}, 7), rated("alternative", [], {"x": 1})]
     figures = rates(cases, AUTOMATIC)
     assert figures["bugs"] == "3" and figures["missed"] == "1"
+    by_hand = rates(cases + [rated("bug", [], {})], AUTOMATIC)
+    assert by_hand["bugs"] == "3" and by_hand["bugs only a hand-graded answer (or an ungraded part) is about, losing "
+                                             "nothing automatic"] == "1"
     assert figures["cascades"] == "1 (items beyond: 2, points beyond: 11)"
     assert figures["stubs' points on code and exercise items"] == "7"
     assert figures["alternatives losing points"] == "1 of 1"

@@ -112,6 +112,22 @@ def gamma_rejected(form, gamma, lead, near=None):
     return {"raised": "", "y": y, "y_near": _retention(la, form, Q, Q.flip(-1), Q, _gamma(near), 2)}
 
 
+def unified_rejected(mode, given):
+    """Call unified_recurrence with ``mode`` and, of gamma and gate, only those named in ``given``; report
+    what it raised ("" when it returned)."""
+    import linear_attention as la
+    Q = torch.linspace(-1, 1, 12, dtype=torch.float64).reshape(4, 3)
+    extra = {"gamma": 0.5 if "gamma" in given else None, "gate": torch.full((4,), 0.5, dtype=torch.float64)
+             if "gate" in given else None}
+    try:
+        la.unified_recurrence(Q, Q.flip(-1), Q, mode, **extra)
+    except ValueError:
+        return {"raised": "ValueError"}
+    except Exception as exc:  # a different exception is a wrong answer, not a crash
+        return {"raised": type(exc).__name__}
+    return {"raised": ""}
+
+
 def multiscale(num_heads):
     import linear_attention as la
     return {"gamma": la.multiscale_decays(num_heads)}

@@ -160,6 +160,19 @@ def unified_modes():
                        hint=hint + " A gate of shape (..., L) gives one A_t per leading index: gate[..., t].")
 
 
+@check(probe="unified_rejected", judged_if="works_unified")
+def unified_rejects():
+    """unified_recurrence raises ValueError for an unknown mode, and for retention without gamma or gated
+    without a gate (its docstring's contract): a typo must not silently run another recurrence."""
+    for mode, given, what in [("retnetion", ("gamma",), "an unknown mode (a typo of 'retention')"),
+                              ("Linear", (), "an unknown mode ('Linear', capitalised)"),
+                              ("retention", (), "mode='retention' without gamma"),
+                              ("gated", (), "mode='gated' without a gate")]:
+        yield Case(label=what, inputs={"mode": mode, "given": "+".join(given)}, expect={"raised": "ValueError"},
+                   hint="Turn the mode into the gate sequence A first, and raise ValueError for any other mode "
+                        "or a missing gamma/gate (an `else` branch that assumes 'linear' hides a typo).")
+
+
 @check(probe="multiscale")
 def multiscale():
     """multiscale_decays(H) gives gamma_h = 1 - 2**(-5-h)."""
