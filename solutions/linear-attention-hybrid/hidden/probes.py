@@ -93,16 +93,26 @@ def la_grad(x, seed_weights, **weights):
 # peak and CPU time from outside it. The probe only steps the layer and returns what it computed.
 
 def step_cost(T, B, seed, tail, every, **weights):
-    """step over T tokens of B float64 sequences made here from ``seed`` (numpy's default_rng, as the
-    reference makes them): the outputs' digest (summed over the tokens, the last ``tail``, every ``every``-th)
-    and the last state."""
+    """step over T tokens of B float64 sequences drawn here from ``seed``, one token at a time (numpy's
+    default_rng, token-major, as the reference draws them): the outputs' digest (summed over the tokens, the
+    last ``tail``, every ``every``-th) and the last state. Neither the inputs nor the outputs are ever held
+    whole, as in a decoder: a step that keeps its history holds memory of its own, and there is no buffer
+    of the run's tokens to alias or to hand back to the kernel."""
     layer = _layer(**weights)
     D = weights["Wq"].shape[0]
-    x = torch.from_numpy(np.random.default_rng(seed).standard_normal((B, T, D)))
-    y, state = torch.empty(B, T, D, dtype=torch.float64), None
+    rng = np.random.default_rng(seed)
+    y_sum = torch.zeros(B, D, dtype=torch.float64)
+    y_sq = torch.zeros(B, D, dtype=torch.float64)
+    y_tail, y_every, state = [], [], None
     with torch.no_grad():
         for t in range(T):
-            y_t, state = layer.step(x[:, t].clone(), state)  # a tensor of its own, as a model's would be
-            y[:, t] = y_t
-    return {"y_sum": y.sum(1), "y_sq": (y * y).sum(1), "y_tail": y[:, -tail:], "y_every": y[:, ::every],
+            y_t, state = layer.step(torch.from_numpy(rng.standard_normal((B, D))), state)
+            y_t = torch.as_tensor(y_t, dtype=torch.float64).reshape(B, D).clone()
+            y_sum += y_t
+            y_sq += y_t * y_t
+            if t % every == 0:
+                y_every.append(y_t)
+            if t >= T - tail:
+                y_tail.append(y_t)
+    return {"y_sum": y_sum, "y_sq": y_sq, "y_tail": torch.stack(y_tail, 1), "y_every": torch.stack(y_every, 1),
             "S": state[0], "z": state[1]}
