@@ -255,11 +255,12 @@ COST_HINT = ("Carry S (m × d_v) from token to token (or R from chunk to chunk):
 
 @functools.lru_cache(maxsize=4)
 def _cost_reference(kind, L, lead=COST_LEAD):
-    """The float64 reference at length L for the cost cases' inputs (the probe makes the same ones)."""
-    Q, K, V = ref.qkv(COST_SEED, lead, L, 4, 4)
+    """The float64 reference at length L for the cost cases' inputs (the probe makes the same ones; a step's
+    tokens are drawn one at a time)."""
+    Q, K, V = (ref.qkv_token_major if kind == "step" else ref.qkv)(COST_SEED, lead, L, 4, 4)
 
     def form(q, k, v):
-        return ref.linear_attention(q, k, v) if kind == "linear" else ref.retention_by_steps(q, k, v, COST_GAMMA)
+        return ref.linear_attention(q, k, v) if kind != "retention" else ref.retention_by_steps(q, k, v, COST_GAMMA)
     # 16 sequences at a time, each block's digest kept: the cumulative form holds L × m × d_v per sequence
     # (1 GiB for all 128 at once), and the grader grades a class in one process
     parts = [digest(form(Q[i:i + 16], K[i:i + 16], V[i:i + 16])) for i in range(0, lead[0], 16)]
@@ -271,7 +272,7 @@ COMPARED_BY = {"linear_recurrent": "linear_recurrent", "retention_recurrent": "r
 
 
 def _cost_case(form, name, lead=COST_LEAD):
-    kind = "linear" if form in ("linear_recurrent", "step") else "retention"
+    kind = {"linear_recurrent": "linear", "step": "step"}.get(form, "retention")
     short, long = COST_LENGTHS
     what = "steps" if form == "step" else "tokens"
     many = "sequences" if lead[0] > 1 else "sequence"

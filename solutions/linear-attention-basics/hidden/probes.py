@@ -188,6 +188,8 @@ def form_cost(form, L, lead, m, d_v, gamma, chunk_size, seed, tail, every):
     over the tokens, the last ``tail`` tokens, every ``every``-th token)."""
     import linear_attention as la
     lead = tuple(lead)
+    if form == "step":
+        return _step_cost(la, L, lead, m, d_v, seed, tail, every)
     Q, K, V = _seeded(seed, lead, L, m, d_v)
     if form == "linear_recurrent":
         y = la.linear_attention_recurrent(Q, K, V)
@@ -195,10 +197,27 @@ def form_cost(form, L, lead, m, d_v, gamma, chunk_size, seed, tail, every):
         y = la.retention_recurrent(Q, K, V, gamma)
     elif form == "chunkwise":
         y = la.retention_chunkwise(Q, K, V, gamma, chunk_size)
-    else:
-        state = la.LinearAttentionState(m, d_v)
-        y = torch.empty(*lead, L, d_v, dtype=torch.float64)
-        for t in range(L):  # each token a tensor of its own, as a model's would be (a kept view holds memory)
-            y[..., t, :] = state.step(Q[..., t, :].clone(), K[..., t, :].clone(), V[..., t, :].clone())
     y = torch.as_tensor(y)
     return {"y_sum": y.sum(-2), "y_sq": (y * y).sum(-2), "y_tail": y[..., -tail:, :], "y_every": y[..., ::every, :]}
+
+
+def _step_cost(la, L, lead, m, d_v, seed, tail, every):
+    """L tokens stepped into one LinearAttentionState, each drawn when it is stepped (q, k, v in turn from
+    numpy's default_rng(seed), as the reference draws them) and each output digested as it comes: as in a
+    decoder, the run's tokens are never held whole, so a step that keeps its history holds memory of its own
+    and finds no buffer of the run to alias or to hand back to the kernel."""
+    rng = np.random.default_rng(seed)
+    state = la.LinearAttentionState(m, d_v)
+    y_sum = torch.zeros(*lead, d_v, dtype=torch.float64)
+    y_sq = torch.zeros(*lead, d_v, dtype=torch.float64)
+    y_tail, y_every = [], []
+    for t in range(L):
+        q, k, v = (torch.from_numpy(rng.standard_normal((*lead, n))) for n in (m, m, d_v))
+        y_t = torch.as_tensor(state.step(q, k, v), dtype=torch.float64).reshape(*lead, d_v).clone()
+        y_sum += y_t
+        y_sq += y_t * y_t
+        if t % every == 0:
+            y_every.append(y_t)
+        if t >= L - tail:
+            y_tail.append(y_t)
+    return {"y_sum": y_sum, "y_sq": y_sq, "y_tail": torch.stack(y_tail, -2), "y_every": torch.stack(y_every, -2)}
