@@ -281,7 +281,11 @@ def _cost_case(form, name, lead=COST_LEAD):
                             "chunk_size": COST_CHUNK, "seed": COST_SEED, **DIGEST},
                     expect=lambda n: _cost_reference(kind, n, lead), lengths=COST_LENGTHS,
                     grows=STEPS if form == "step" else LINEAR, sequences=lead[0], hint=COST_HINT,
-                    compared_by=COMPARED_BY[form])
+                    compared_by=COMPARED_BY[form],
+                    # the equivalence items' tolerance (rtol 1e-5), at the digest's scale: its sums add
+                    # thousands of outputs, so a guarding epsilon of 1e-6 in the normalizer (a correct form
+                    # there) moves them by more than 1e-8 (blind round 6 lost recurrent_cost for it)
+                    rtol=1e-5, atol=1e-4)
 
 
 def _cost_cases(form, name):
