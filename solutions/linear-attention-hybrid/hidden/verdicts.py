@@ -76,7 +76,7 @@ def _in_layout(cases):
     """A property check's judges read each output y{i} in the layout of its input x{i} (B, T, D) where the
     number of values matches: a squeezed batch of one or token axis is a layout bug, and the layout is the
     equivalence items' (forward_reference and step_reference compare shapes), not causality's, the
-    normalizer's or the liveness gates'. Applied under every @check in these files."""
+    normalizer's or the liveness gates'. Applied under every @check whose cases have judges."""
 
     def shaped(judge, inputs):
         def read(got):
@@ -201,7 +201,6 @@ def _atol(y):
 
 
 @check(probe="forward_runs")
-@_in_layout
 def forward_reference():
     """forward(x) equals the reference decayed, normalized linear attention."""
     yield from _layout_cases("forward", 150)
@@ -234,7 +233,6 @@ def _layout_cases(form, seed0):
 
 
 @check(probe="step_runs")
-@_in_layout
 def step_reference():
     """Repeated step() calls give the reference outputs and final state (S, z)."""
     yield from _layout_cases("step", 250)
@@ -248,7 +246,6 @@ def step_reference():
 
 
 @check(probe="la_grad")
-@_in_layout
 def gradients():
     """Gradients of forward with respect to the input and to gamma_logit match the reference."""
     for seed, (B, T, D, H) in enumerate([(1, 5, 4, 2), (2, 6, 6, 3), (1, 8, 8, 4)]):
