@@ -25,15 +25,18 @@ bundle and grader process, the least of two runs), and the verdict is about the 
   outputs is not quadratic);
 * memory of a decoding step (``grows="steps"``): at the long length it holds at most `STEP_MEMORY_BYTES` more
   than the model (an absolute bound: a history kept, preallocated or padded at both lengths, is over it), and
-  it does not grow with the number of steps. Its long length is always measured twice.
+  its excess does not grow with the number of steps (by at most `STEP_GROWTH_BYTES`: a history kept small, in
+  int8 or float16, under the absolute bound, still grows). Its long length is always measured twice.
 
 Of several runs at one length, CPU time is the least of them (load only ever adds to it) and memory the most
 (a history kept in some runs only is kept).
 
 Cost runs may not open sockets (kernel socket buffers are memory a cgroup v1 host does not charge to the run).
 
-A run that fails a bound is measured again (at most `RUNS` times, the least of each kept) before the
-verdict: load on the machine only ever adds to a measurement. Nothing here imports student code, and
+A run that fails a work bound is measured again (at most `RUNS` times, the least of each kept) before the
+verdict: load on the machine only ever adds to a measurement. The long run is measured again only as far as
+its bound (its CPU-time limit is the bound it must meet), so quadratic work is not waited for twice; a memory
+bound failed is not measured again (memory is the most of the runs: another run cannot lower it). Nothing here imports student code, and
 nothing the verdict uses comes from the student's process but the outputs.
 """
 from __future__ import annotations
@@ -56,8 +59,13 @@ MIN_CPU_EXCESS_S = 0.3  # excess CPU time at the long length that is never judge
 WORK_CAP = 16.0  # × the model's CPU time at the same length: no run may take more (see the module's docstring)
 CAP_FLOOR_S = 1.0  # ... plus this much (start-up noise on a loaded machine)
 STEP_MEMORY_BYTES = 32 << 20  # a decoding run may hold at most this more than the model's, at either length
+STEP_GROWTH_BYTES = 6 << 20  # ... and its excess may grow by at most this from the short length to the long one:
+# a fixed-size state does not grow with the steps (honest steps measured within ~3 MiB of the model's growth:
+# allocator noise over thousands of steps); a history in a small dtype under the absolute bound (int8,
+# float16: blind attacks4) grows by 11-28 MiB at the kits' sizes
 STEP_LONG_RUNS = 2  # a decoding case's long length is always measured this often (memory: the most of them)
-RUNS = 3  # measurements of a student's run at most (a bound failed: measured again, the least kept)
+RUNS = 3  # measurements of a student's run at most (a work bound failed: measured again, the least kept)
+RECHECK_SLACK_S = 0.1  # a long run measured again is stopped this far past the bound it must meet
 MODEL_RUNS = 2  # measurements of the model solution's run (once per bundle and grader process)
 
 ONLY_CORRECT = "(a cost counts only for correct outputs)"  # the one rule's words in a failing case's message
@@ -171,6 +179,14 @@ def over_cap(case: CostCase, n: int, cpu_s: float, model: Measurement, stopped: 
             f"history at every token) is far over it at this length")
 
 
+def growth_bound(s1: Measurement, model: tuple[Measurement, Measurement]) -> float:
+    """The most CPU time the long run may take, given the short run: the model's, plus an excess that grows at
+    most `GROWTH_MARGIN` × the length ratio from the short run's excess, beyond a floor."""
+    m1, m2 = model
+    f = m2.n / m1.n
+    return m2.cpu_s + GROWTH_MARGIN * f * max(s1.cpu_s - m1.cpu_s, 0.0) + max(MIN_CPU_EXCESS_S, m2.cpu_s)
+
+
 def work_verdict(case: CostCase, student: tuple[Measurement, Measurement],
                  model: tuple[Measurement, Measurement]) -> str | None:
     """None when the CPU time stays under the cap at both lengths and its excess over the model grows no
@@ -179,11 +195,9 @@ def work_verdict(case: CostCase, student: tuple[Measurement, Measurement],
     for s, m in ((s2, m2), (s1, m1)):
         if s.cpu_s > work_cap(m):
             return over_cap(case, s.n, s.cpu_s, m)
-    f = s2.n / s1.n
-    short, long = s1.cpu_s - m1.cpu_s, s2.cpu_s - m2.cpu_s
-    allowed = GROWTH_MARGIN * f * max(short, 0.0) + max(MIN_CPU_EXCESS_S, m2.cpu_s)
-    if long <= allowed:
+    if s2.cpu_s <= growth_bound(s1, model):
         return None
+    f = s2.n / s1.n
     what = "its total work" if case.grows == STEPS else "its work"
     return (f"{what} grows faster than the length: {s1.cpu_s:.2f} s of CPU time at {case.length_key}={s1.n} and "
             f"{s2.cpu_s:.2f} s at {case.length_key}={s2.n} ({f:g} × longer), where the model solution takes "
@@ -203,7 +217,7 @@ def memory_verdict(case: CostCase, student: tuple[Measurement, Measurement],
             n, most = (s2.n, long) if long >= short else (s1.n, short)
             return (f"after {n} steps it held {_mib(most)} more than the model solution (at most "
                     f"{_mib(STEP_MEMORY_BYTES)} more is allowed): a fixed-size state needs no room for the history")
-        if long - max(short, 0) > STEP_MEMORY_BYTES:
+        if long - max(short, 0) > STEP_GROWTH_BYTES:
             return (f"its memory grows with the number of steps: {_mib(max(short, 0))} more than the model "
                     f"solution after {s1.n} steps, {_mib(long)} more after {s2.n}: the state keeps the history")
         return None
@@ -248,11 +262,14 @@ def judge_cost(spec: CheckSpec, case: CostCase, run: Runner, stamp: object) -> C
                                excused_by=case.compared_by if unjudged else "")
         student[i].append(Measurement(n, answer.peak_bytes, answer.cpu_s))
     verdict = _verdict(case, student, model)
-    for _ in range(RUNS - 1):  # a bound failed: measured again, the least of the runs decides
-        if not verdict:
+    for _ in range(RUNS - 1):  # a work bound failed: measured again, the least of the runs decides
+        if not verdict or _memory_failed(case, student, model):  # (memory: the most of the runs; no rerun helps)
             break
-        for n, cap, runs in zip(case.lengths, caps, student):
-            answer = run("student", case.inputs_at(n), cap)
+        for i, (n, runs) in enumerate(zip(case.lengths, student)):
+            # the long run again only as far as it could still pass: stopped at its bound, not at the cap (a
+            # quadratic form is not waited for a second time; a run slowed by a neighbour once comes in under)
+            limit = caps[0] if i == 0 else min(caps[1], growth_bound(_judged(student[0]), model) + RECHECK_SLACK_S)
+            answer = run("student", case.inputs_at(n), limit)
             if not answer.over_cpu and not _answer_problem(spec, case, n, answer):
                 runs.append(Measurement(n, answer.peak_bytes, answer.cpu_s))
         verdict = _verdict(case, student, model)
@@ -265,6 +282,10 @@ def _verdict(case: CostCase, student: list[list[Measurement]], model: tuple[Meas
     least = (_judged(student[0]), _judged(student[1]))
     log.info("cost %s: student %s, model %s", case.label, least, model)
     return memory_verdict(case, least, model) or work_verdict(case, least, model) or ""
+
+
+def _memory_failed(case: CostCase, student: list[list[Measurement]], model: tuple[Measurement, Measurement]) -> bool:
+    return memory_verdict(case, (_judged(student[0]), _judged(student[1])), model) is not None
 
 
 def _hint(case: CostCase) -> str:

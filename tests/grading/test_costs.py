@@ -212,3 +212,40 @@ def test_a_cost_run_gets_the_modules_and_nothing_else(tmp_path):
     (tmp_path / "pkg").mkdir()
     names = ["linear_attention.py", "big.bin", "notes.ipynb", "pkg", "__pycache__", "weights.pt"]
     assert set(_modules_only(str(tmp_path), names)) == {"big.bin", "notes.ipynb", "__pycache__", "weights.pt"}
+
+
+def test_quadratic_work_under_the_cap_is_measured_again_only_as_far_as_its_bound(tmp_path):
+    """Efficient quadratic work (every pair of tokens as matrix-multiply tiles) is under the cap but over the
+    growth bound; measured again, its long run is stopped at that bound instead of being waited for."""
+    table = {**_honest(), ("student", 1024): [(_right(1024), 0.16, 28)], ("student", 8192): [(_right(8192), 6.0, 83)]}
+    runs = _Runs(table)
+    outcome = judge_cost(SPEC, _case(), runs, stamp=("tiled", tmp_path))
+    assert not outcome.passed and "grows faster than the length" in outcome.message
+    bound = costs.growth_bound(Measurement(1024, 0, 0.16), MODEL)
+    assert bound == pytest.approx(0.5 + costs.GROWTH_MARGIN * 8 * 0.03 + 0.5)
+    long_limits = [limit for call, limit in zip(runs.calls, runs.limits) if call == ("student", 8192)]
+    assert long_limits[0] == pytest.approx(costs.work_cap(MODEL[1]))  # the first run: the cap
+    assert len(long_limits) == costs.RUNS
+    assert all(limit == pytest.approx(bound + costs.RECHECK_SLACK_S) for limit in long_limits[1:])
+
+
+def test_a_memory_bound_failed_is_not_measured_again(tmp_path):
+    """Memory is the most of the runs: another run cannot lower it."""
+    runs = _Runs({**_honest(), ("student", 1024): [(_right(1024), 0.13, 28 + 3)],
+                  ("student", 8192): [(_right(8192), 0.5, 83 + 600)]})
+    outcome = judge_cost(SPEC, _case(), runs, stamp=("memory", tmp_path))
+    assert not outcome.passed and "memory grows like the square" in outcome.message
+    assert runs.calls.count(("student", 8192)) == 1
+
+
+@pytest.mark.parametrize("mib, holds", [((23 + 1, 26 + 15), False), ((23 + 1, 26 + 12), False),
+                                        ((23 + 0.5, 26 + 1.5), True), ((23 + 7, 26 + 9), True), ((23 + 1, 26 + 4.3), True)])
+def test_a_history_kept_in_a_small_dtype_grows_with_the_steps(mib, holds):
+    """float16 and int8 histories of 128 sequences × 12 values over 8192 steps (blind attacks4: 14-17 MiB, under
+    the absolute 32 MiB bound) grow from 1024 steps to 8192; an honest step's excess stays within 1 MiB of the
+    model's (the hybrid's: ~3 MiB, allocator noise), and a constant extra (a float64 copy of the state, a cache) does
+    not grow."""
+    verdict = costs.memory_verdict(_case(grows=STEPS), _pair((0.1, 0.5), mib), _pair((0.27, 1.27), (23, 26)))
+    assert (verdict is None) == holds, verdict
+    if not holds:
+        assert "its memory grows with the number of steps" in verdict

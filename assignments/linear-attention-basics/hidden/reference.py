@@ -82,7 +82,7 @@ def weighted_sum(Q, K, V, weight):
 
 
 def retention_by_steps(Q, K, V, gamma):
-    """retention at lengths the double loop cannot reach (the cost checks': L = 8192): S_n = gamma S_{n-1} +
+    """retention at lengths the double loop cannot reach (the cost checks': L = 16384): S_n = gamma S_{n-1} +
     k_nᵀ v_n, o_n = q_n S_n, in numpy, one token at a time (tests hold it equal to `retention`)."""
     g = gamma_array(gamma, Q.shape[:-2])[..., None, None]
     S = np.zeros((*np.broadcast_shapes(Q.shape[:-2], V.shape[:-2]), Q.shape[-1], V.shape[-1]))

@@ -238,22 +238,26 @@ def independent_states():
 
 
 # ----------------------------------------------------------------------------- what the algorithm costs
-# Each cost check is a CostCase: the form alone at L = 1024 and at L = 8192, each length in a sandboxed run of
-# its own, the student's and the model solution's, measured by the grader from outside the run (its memory
-# peak as the kernel charged it, its CPU time, every process of it). Its outputs must match the reference at
-# both lengths; its excess memory and CPU time over the model's may grow like L, never like L²
-# (grader/grading/costs.py; docs/authoring.md, "What a cost check may trust").
+# Each cost check is a CostCase: the form alone at two lengths (L = 2048 and 16384 for 128 sequences, 1024 and
+# 8192 for one sequence and for decoding), each length in a sandboxed run of its own, the student's and the model
+# solution's, measured by the grader from outside the run (its memory peak as the kernel charged it, its CPU
+# time, every process of it). Its outputs must match the reference at both lengths; its excess memory and CPU
+# time over the model's may grow like L, never like L² (grader/grading/costs.py; docs/authoring.md, "What a cost
+# check may trust").
 
-COST_LENGTHS = (1024, 8192)
+COST_LENGTHS = (1024, 8192)  # one sequence (memory: an L × L matrix shared by every sequence), and decoding
 COST_LEAD = (128,)  # 128 sequences side by side: re-reading the history costs far more than a token's
 # overhead (at L = 8192 the prefix re-sum takes 40 × the model's CPU time, an honest loop a few ×)
+MANY_LENGTHS = (2048, 16384)  # ... at 128 sequences: quadratic work done efficiently (every pair of tokens as
+# matrix-multiply tiles, blind attacks4's tiled forms) is 6-8 × the model at 8192 tokens, flattened at 1024 by
+# per-tile overhead; at 16384 it is 12-40 × the model and its growth from 2048 three times the bound
 COST_GAMMA, COST_CHUNK, COST_SEED = 0.9, 16, 4242  # 512 chunks: re-reading earlier chunks is ~50 × the work
 COST_HINT = ("Carry S (m × d_v) from token to token (or R from chunk to chunk): constant work per token. Never "
              "build the L × L score or decay matrix, never call a parallel form on more than one chunk, and never "
              "re-sum the tokens seen so far at every step.")
 
 
-@functools.lru_cache(maxsize=4)
+@functools.lru_cache(maxsize=16)  # (kind, length, lead): every cost case's two lengths, each digest small
 def _cost_reference(kind, L, lead=COST_LEAD):
     """The float64 reference at length L for the cost cases' inputs (the probe makes the same ones; a step's
     tokens are drawn one at a time)."""
@@ -271,15 +275,15 @@ COMPARED_BY = {"linear_recurrent": "linear_recurrent", "retention_recurrent": "r
                "chunkwise": "retention_chunkwise", "step": "state_step"}  # each form's equivalence check
 
 
-def _cost_case(form, name, lead=COST_LEAD):
+def _cost_case(form, name, lead=COST_LEAD, lengths=COST_LENGTHS):
     kind = {"linear_recurrent": "linear", "step": "step"}.get(form, "retention")
-    short, long = COST_LENGTHS
+    short, long = lengths
     what = "steps" if form == "step" else "tokens"
     many = "sequences" if lead[0] > 1 else "sequence"
     return CostCase(label=f"{name}, float64, {lead[0]} {many} of {short} and of {long} {what}",
                     inputs={"form": form, "lead": list(lead), "m": 4, "d_v": 4, "gamma": COST_GAMMA,
                             "chunk_size": COST_CHUNK, "seed": COST_SEED, **DIGEST},
-                    expect=lambda n: _cost_reference(kind, n, lead), lengths=COST_LENGTHS,
+                    expect=lambda n: _cost_reference(kind, n, lead), lengths=lengths,
                     grows=STEPS if form == "step" else LINEAR, sequences=lead[0], hint=COST_HINT,
                     compared_by=COMPARED_BY[form],
                     # the equivalence items' tolerance (rtol 1e-5), at the digest's scale: its sums add
@@ -292,7 +296,7 @@ def _cost_cases(form, name):
     """The form at 128 sequences (where quadratic work is far over the work cap), then on one sequence (where
     an L × L matrix shared by every sequence, a mask say, is far more than what an honest form holds more than
     the model: at 128 sequences another copy of the outputs is as large)."""
-    yield _cost_case(form, name)
+    yield _cost_case(form, name, lengths=MANY_LENGTHS)
     yield _cost_case(form, name, lead=(1,))
 
 
