@@ -299,7 +299,10 @@ def state_not_mutated():
 
 
 COST_STEPS = (2048, 16384)  # at 16384 steps, re-summing the history costs ~25 × the model's steps
-COST_B, COST_D, COST_H, COST_SEED = 8, 64, 4, 1700  # a float64 history of the inputs: 64 MiB at 16384
+COST_B, COST_D, COST_H, COST_SEED = 16, 64, 4, 1700  # a float64 history of the inputs: 128 MiB at 16384;
+# int8 (blind attacks4) 16 MiB, growing by ~12 MiB from 2048 steps (the growth bound: 6 MiB). Honest steps' peaks
+# differ from the model's by up to ~3 MiB here, allocator noise that grows with B (at B = 32: 6-7 MiB, and two
+# correct alternatives lost step_cost), so more sequences do not widen the margin
 
 
 @functools.lru_cache(maxsize=2)
