@@ -36,8 +36,8 @@ Cost runs may not open sockets (kernel socket buffers are memory a cgroup v1 hos
 A run that fails a work bound is measured again (at most `RUNS` times, the least of each kept) before the
 verdict: load on the machine only ever adds to a measurement. The long run is measured again only as far as
 its bound (its CPU-time limit is the bound it must meet), so quadratic work is not waited for twice; a memory
-bound failed is not measured again (memory is the most of the runs: another run cannot lower it). Nothing here imports student code, and
-nothing the verdict uses comes from the student's process but the outputs.
+bound failed is not measured again (memory is the most of the runs: another run cannot lower it). Nothing
+here imports student code, and nothing the verdict uses comes from the student's process but the outputs.
 """
 from __future__ import annotations
 

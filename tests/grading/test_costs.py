@@ -239,7 +239,8 @@ def test_a_memory_bound_failed_is_not_measured_again(tmp_path):
 
 
 @pytest.mark.parametrize("mib, holds", [((23 + 1, 26 + 15), False), ((23 + 1, 26 + 12), False),
-                                        ((23 + 0.5, 26 + 1.5), True), ((23 + 7, 26 + 9), True), ((23 + 1, 26 + 4.3), True)])
+                                        ((23 + 0.5, 26 + 1.5), True), ((23 + 7, 26 + 9), True),
+                                        ((23 + 1, 26 + 4.3), True)])
 def test_a_history_kept_in_a_small_dtype_grows_with_the_steps(mib, holds):
     """float16 and int8 histories of 128 sequences × 12 values over 8192 steps (blind attacks4: 14-17 MiB, under
     the absolute 32 MiB bound) grow from 1024 steps to 8192; an honest step's excess stays within 1 MiB of the
