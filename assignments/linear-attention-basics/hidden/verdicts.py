@@ -121,8 +121,6 @@ def _liveness_inputs(seed, lead, L=6, m=4, d_v=4):
 
 
 def _liveness_judge(name, shape):
-    what = ["an earlier token's value", "its own query", "an earlier token's key"]
-
     def judge(got):
         ys = [_arr(got, f"y{i}") for i in range(5)]
         problem = _shape_problem(ys[0], shape)
@@ -131,10 +129,14 @@ def _liveness_judge(name, shape):
         if not close(ys[4], ys[0]):
             return (f"{name} does not do its job at all: the same input twice gives two different outputs "
                     "(random numbers, or state kept between calls)")
-        for i, why in enumerate(what, 1):
-            if not moved(ys[i][..., -1, :], ys[0][..., -1, :], rtol=1e-4):
-                return (f"{name} does not do its job at all: its last output does not change when {why} "
-                        "changes (an identity, zero, constant or `return V` body, or NaN)")
+        last = [moved(ys[i][..., -1, :], ys[0][..., -1, :], rtol=1e-4) for i in (1, 2, 3)]
+        # it mixes the earlier tokens' values, weighted by scores: its last output moves with an earlier
+        # value, and with the queries or the keys (either: a form that reads with the keys and writes with
+        # the queries is wrong, an honest bug its equivalence item is about, not a form that does nothing)
+        if not last[0] or not (last[1] or last[2]):
+            why = "an earlier token's value" if not last[0] else "its own query or an earlier token's key"
+            return (f"{name} does not do its job at all: its last output does not change when {why} "
+                    "changes (an identity, zero, constant or `return V` body, or NaN)")
         return None
     return judge
 

@@ -48,20 +48,47 @@ def _layout_cases(form, seed0, expect_of, hint, **extra):
         Q, K, V = laid_out(seed0 + 90 + n, layout)
         yield Case(label=f"{what}, leading dims (2, 3), L=7, m=4, d_v=3",
                    inputs=runs((Q, K, V), form=form, layout=layout, **extra), expect={"y0": expect_of(Q, K, V)},
-                   atol=1e-6, rtol=1e-5,
+                   judge=keeps_float64, atol=1e-6, rtol=1e-5,
                    hint=hint + " Inputs may be non-contiguous or broadcast views: use reshape (not view) and "
                                "never write into them.")
 
 
+def keeps_float64(got):
+    """An equivalence case's judge: float64 inputs give float64 outputs (float32 values are within the
+    tolerance, so the values alone do not show an output buffer made in the default dtype)."""
+    for key in sorted(k for k in got if k.startswith("y")):
+        dtype = np.asarray(got[key]).dtype
+        if dtype != np.float64:
+            return (f"'{key}' comes back as {dtype} from float64 inputs: make outputs and states in the inputs' "
+                    "dtype (Q.new_zeros(...), torch.empty(..., dtype=Q.dtype)), not the default float32")
+    return None
+
+
+SINGLETONS = ((2, 1), 5, 3, 1)  # a leading dim of 1 and d_v = 1: what .squeeze() removes by mistake
+
+
+def _singleton_case(form, seed, expect_of, hint, **extra):
+    """The form on inputs with dimensions of size 1 (a batch of one head, one value feature): the output keeps
+    them. An edge of its own kind, so a form's own equivalence item is the one it costs."""
+    lead, L, m, d_v = SINGLETONS
+    Q, K, V = ref.qkv(seed, lead, L, m, d_v)
+    return Case(label=f"dimensions of size 1: {v.shape_label(lead, L, m, d_v)}", inputs=runs((Q, K, V), form=form,
+                **extra), expect={"y0": expect_of(Q, K, V)}, judge=keeps_float64, atol=1e-6, rtol=1e-5,
+                hint=hint + " Keep every dimension of size 1: squeeze() drops a batch of one and d_v = 1 too; "
+                            "index or squeeze(-2) the one axis you added.")
+
+
 def _linear_equivalence(form, seed0):
     yield from _layout_cases(form, seed0, ref.linear_attention, f"Compare {FORM_NAME[form]} with the reference.")
+    yield _singleton_case(form, seed0 + 80, ref.linear_attention, f"Compare {FORM_NAME[form]} with the reference.")
     for seed, lead, L, m, d_v in grid(seed0):
         Q, K, V = ref.qkv(seed, lead, L, m, d_v, scale=1.5)
         suspects = {MISTAKES[k]: {"y0": ref.linear_attention(Q, K, V, **kw)} for k, kw in LINEAR_SUSPECTS.items()}
         if m == d_v:
             suspects[MISTAKES["v_kT"]] = {"y0": ref.linear_attention(Q, K, V, v_kT=True)}
         yield Case(label=v.shape_label(lead, L, m, d_v), inputs=runs((Q, K, V), form=form),
-                   expect={"y0": ref.linear_attention(Q, K, V)}, suspects=suspects, atol=1e-6, rtol=1e-5,
+                   expect={"y0": ref.linear_attention(Q, K, V)}, suspects=suspects, judge=keeps_float64,
+                   atol=1e-6, rtol=1e-5,
                    hint=f"Compare {FORM_NAME[form]} with the formula y_i = φ(q_i)ᵀS_i / φ(q_i)ᵀz_i on small "
                         "inputs with leading dims, e.g. (2, 3, L, m); the public tests show how.")
 
@@ -87,6 +114,8 @@ def state_step():
 def _retention_equivalence(form, seed0):
     yield from _layout_cases(form, seed0, lambda Q, K, V: ref.retention(Q, K, V, 0.8),
                              f"Compare retention_{form} with the reference.", gamma0=0.8, chunk0=3)
+    yield _singleton_case(form, seed0 + 80, lambda Q, K, V: ref.retention(Q, K, V, 0.8),
+                          f"Compare retention_{form} with the reference.", gamma0=0.8, chunk0=2)
     seed = seed0
     for lead in LEADS:
         for L, m, d_v in SHAPES:
@@ -98,7 +127,8 @@ def _retention_equivalence(form, seed0):
                     suspects[MISTAKES["v_kT"]] = {"y0": ref.retention_v_kT(Q, K, V, gamma)}
                 yield Case(label=f"{gamma_label(gamma)}, {v.shape_label(lead, L, m, d_v)}",
                            inputs=runs((Q, K, V), form=form, gamma0=gamma, chunk0=4),
-                           expect={"y0": ref.retention(Q, K, V, gamma)}, suspects=suspects, atol=1e-6, rtol=1e-5,
+                           expect={"y0": ref.retention(Q, K, V, gamma)}, suspects=suspects,
+                           judge=keeps_float64, atol=1e-6, rtol=1e-5,
                            hint=f"Compare retention_{form} with o_n = Σ_{{m<=n}} gamma**(n-m) (q_n·k_m) v_m; "
                                 "gamma is one float, or one per head (a tensor over the leading dims).")
 
