@@ -268,7 +268,7 @@ def judge_cost(spec: CheckSpec, case: CostCase, run: Runner, stamp: object) -> C
         for i, (n, runs) in enumerate(zip(case.lengths, student)):
             # the long run again only as far as it could still pass: stopped at its bound, not at the cap (a
             # quadratic form is not waited for a second time; a run slowed by a neighbour once comes in under)
-            limit = caps[0] if i == 0 else min(caps[1], growth_bound(_judged(student[0]), model) + RECHECK_SLACK_S)
+            limit = caps[0] if i == 0 else min(caps[1], growth_bound(_judged_pair(student)[0], model) + RECHECK_SLACK_S)
             answer = run("student", case.inputs_at(n), limit)
             if not answer.over_cpu and not _answer_problem(spec, case, n, answer):
                 runs.append(Measurement(n, answer.peak_bytes, answer.cpu_s))
@@ -279,13 +279,18 @@ def judge_cost(spec: CheckSpec, case: CostCase, run: Runner, stamp: object) -> C
 
 
 def _verdict(case: CostCase, student: list[list[Measurement]], model: tuple[Measurement, Measurement]) -> str:
-    least = (_judged(student[0]), _judged(student[1]))
+    least = _judged_pair(student)
     log.info("cost %s: student %s, model %s", case.label, least, model)
     return memory_verdict(case, least, model) or work_verdict(case, least, model) or ""
 
 
+def _judged_pair(student: list[list[Measurement]]) -> tuple[Measurement, Measurement]:
+    """The student's (short, long) measurements as the verdict reads them (see `_judged`)."""
+    return _judged(student[0]), _judged(student[1])
+
+
 def _memory_failed(case: CostCase, student: list[list[Measurement]], model: tuple[Measurement, Measurement]) -> bool:
-    return memory_verdict(case, (_judged(student[0]), _judged(student[1])), model) is not None
+    return memory_verdict(case, _judged_pair(student), model) is not None
 
 
 def _hint(case: CostCase) -> str:
