@@ -8,7 +8,8 @@ and the grader reads, after the run and from outside it, the run's memory peak a
 (every process of the run, dead and re-parented ones included). The probe returns the form's outputs and
 nothing else; they are compared with the float64 reference at the same length, so a cost counts only for
 correct work. The model solution runs the same probe at the same lengths, measured the same way (once per
-bundle and grader process, the least of two runs), and the verdict is about the student's *excess* over it:
+bundle and machine, the least of two runs, kept for the next graders: `model_costs`), and the verdict is about
+the student's *excess* over it:
 
 * work, a cap: at each length the run's CPU time stays under ``WORK_CAP`` × the model's at that length (plus
   `MIN_CPU_EXCESS_S`). This is the bound nothing can pad its way past: burning CPU only adds to a
@@ -56,9 +57,13 @@ log = logging.getLogger(__name__)
 LINEAR, STEPS = "linear", "steps"
 GROWTH_MARGIN = 2.0  # × the length ratio f: linear grows by f, quadratic by f²; 2f sits between with room
 MIN_CPU_EXCESS_S = 0.3  # excess CPU time at the long length that is never judged (noise, a slower loop)
-WORK_CAP = 16.0  # × the model's CPU time at the same length: no run may take more (see the module's docstring)
+WORK_CAP = 6.0  # × the model's CPU time at the same length: no run may take more (see the module's docstring).
+# Honest forms measured at most ~2.5 × the model (blind rounds 5-9); 16 × let quadratic work with a small constant
+# (a prefix re-read every 8 tokens, chunk summaries re-summed: 7-11 ×) pad its way past the growth bound (attacks5)
 CAP_FLOOR_S = 1.0  # ... plus this much (start-up noise on a loaded machine)
-STEP_MEMORY_BYTES = 32 << 20  # a decoding run may hold at most this more than the model's, at either length
+STEP_MEMORY_BYTES = 8 << 20  # a decoding run may hold at most this more than the model's, at either length
+# (honest steps: within 3 MiB, torch's lazy imports paged in by the warm start; a float16 history pre-touched at
+# both lengths held 21 MiB, blind attacks5)
 STEP_GROWTH_BYTES = 6 << 20  # ... and its excess may grow by at most this from the short length to the long one:
 # a fixed-size state does not grow with the steps (honest steps measured within ~3 MiB of the model's growth:
 # allocator noise over thousands of steps); a history in a small dtype under the absolute bound (int8,
@@ -66,7 +71,7 @@ STEP_GROWTH_BYTES = 6 << 20  # ... and its excess may grow by at most this from 
 STEP_LONG_RUNS = 2  # a decoding case's long length is always measured this often (memory: the most of them)
 RUNS = 3  # measurements of a student's run at most (a work bound failed: measured again, the least kept)
 RECHECK_SLACK_S = 0.1  # a long run measured again is stopped this far past the bound it must meet
-MODEL_RUNS = 2  # measurements of the model solution's run (once per bundle and grader process)
+MODEL_RUNS = 2  # measurements of the model solution's run (once per bundle and machine: `model_costs`)
 
 ONLY_CORRECT = "(a cost counts only for correct outputs)"  # the one rule's words in a failing case's message
 
@@ -232,10 +237,11 @@ def memory_verdict(case: CostCase, student: tuple[Measurement, Measurement],
     return None
 
 
-def judge_cost(spec: CheckSpec, case: CostCase, run: Runner, stamp: object) -> CaseOutcome:
-    """Run ``case`` (the student's code and the model's, each length alone) and decide it."""
+def judge_cost(spec: CheckSpec, case: CostCase, run: Runner, stamp: object, kept=None) -> CaseOutcome:
+    """Run ``case`` (the student's code and the model's, each length alone) and decide it. ``kept``: where the
+    model's measurements of this bundle are kept between graders (`model_costs.Kept`), or None."""
     prefix = f"{spec.title} [{case.label}]"
-    model = _model(spec, case, run, stamp)  # first: the grader's first runs pay what is used for the first time
+    model = _model(spec, case, run, stamp, kept)  # first: the grader's first runs pay what is used for the first time
     if isinstance(model, str):
         return CaseOutcome(spec.name, case.label, False, f"{prefix}: not measured: {model}.", cause="")
     student: list[list[Measurement]] = [[], []]
@@ -311,8 +317,9 @@ def _answer_problem(spec: CheckSpec, case: CostCase, n: int, answer: RunAnswer) 
     return ""
 
 
-def _model(spec: CheckSpec, case: CostCase, run: Runner, stamp: object):
-    """The model solution's (short, long) measurements, made once per bundle stamp; or why there are none."""
+def _model(spec: CheckSpec, case: CostCase, run: Runner, stamp: object, kept=None):
+    """The model solution's (short, long) measurements, made once per bundle stamp (and kept on disk, per bundle
+    and machine, for the next grader: `model_costs`); or why there are none."""
     key = (stamp, spec.name, case.label)
     with _MODEL.lock:
         if key in _MODEL.done:
@@ -321,7 +328,11 @@ def _model(spec: CheckSpec, case: CostCase, run: Runner, stamp: object):
     with lock:  # one thread measures, the others wait for it (a failed measurement is not kept)
         if key in _MODEL.done:
             return _MODEL.done[key]
-        measured = _measure_model(spec, case, run)
+        measured = kept.load(spec.name, case) if kept is not None else None
+        if measured is None:
+            measured = _measure_model(spec, case, run)
+            if kept is not None and not isinstance(measured, str):
+                kept.save(spec.name, case, measured)
         if not isinstance(measured, str):
             _MODEL.done[key] = measured
         return measured

@@ -27,7 +27,7 @@ import numpy as np
 
 from grader import sandbox
 from grader.config import AssignmentConfig, load_assignment
-from grader.grading import costs, messages
+from grader.grading import costs, messages, model_costs
 from grader.grading.checks import Case, CheckSpec, judge_case, load_checks
 from grader.results import CaseOutcome
 from grader.sandbox import channel
@@ -232,13 +232,14 @@ def _with_costs(checked: CheckRun, planned: list[PlannedCase], measured: list[Pl
     notes, spent = list(checked.notes), [0.0, 0.0, checked.peak_memory_mb]
     import_failed = next((n for n in checked.notes if n.startswith("importing your module failed")), "")
     stamp = _stamp(checks_tree)
+    kept = model_costs.kept_for(checks_tree, unsandboxed) if measured else None
     for p in measured:
         if import_failed or checked.import_hung:
             by_id[p.id] = CaseOutcome(p.spec.name, p.case.label, False,
                                       f"{p.spec.title} [{p.case.label}]: not checked, because {import_failed}.")
             continue
         runner = _alone_runner(p, checks_tree, submission, config, unsandboxed, cancel, notes, spent)
-        by_id[p.id] = costs.judge_cost(p.spec, p.case, runner, stamp)
+        by_id[p.id] = costs.judge_cost(p.spec, p.case, runner, stamp, kept)
     return CheckRun(tuple(by_id[p.id] for p in planned), tuple(notes), checked.isolation,
                     round(checked.seconds + spent[0], 3), checked.import_hung, spent[2],
                     round(checked.cpu_s + spent[1], 3))
@@ -297,6 +298,8 @@ def _alone_answer(p: PlannedCase, result: sandbox.RunResult, limits, run_limits,
             continue
         if _tampered(entry):
             return None, f"not trusted: {_tampered(entry)} (flagged for review)", False
+        if _introspected(entry):
+            return None, f"not trusted: {_introspected(entry)} (flagged for review)", False
         if "error" in entry:
             return None, _error_text(entry["error"]), True
         if "stopped" in entry:
@@ -333,6 +336,10 @@ def _judge(planned: list[PlannedCase], result: sandbox.RunResult, limits, run_li
         p = by_id.get(case_id) if entry.get("event") == "case" and isinstance(case_id, str) else None
         if p is None or p.id in verdict:
             continue
+        if _introspected(entry):
+            note = f"{_introspected(entry)} (flagged for review; a cost run that does so earns nothing)"
+            if note not in notes:
+                notes.append(note)
         if _tampered(entry):
             verdict[p.id] = CaseOutcome(p.spec.name, p.case.label, False, f"{p.spec.title} [{p.case.label}]: not "
                                         f"trusted: {_tampered(entry)} (flagged for review).", cause=_tampered(entry))
@@ -371,6 +378,17 @@ def _tampered(entry: dict) -> str:
     if entry.get("stopped") == "forged":
         names.append("an answer written ahead of its case")
     return ("your code replaced or hooked " + ", ".join(names) + ", which the checks rely on") if names else ""
+
+
+def _introspected(entry: dict) -> str:
+    """What the student's code read of the process while the case ran: the interpreter's frames (whoever called
+    it), every object the collector holds, a signal handler (handed the frame it interrupts). A form that
+    looks for who called it can be one thing where it is measured and another everywhere else."""
+    names = [channel.text(n, 40) for n in entry.get("introspected") or [] if isinstance(n, str)][:5]
+    if not names:
+        return ""
+    return ("your code read the interpreter's call stack or objects (" + ", ".join(names) + ") while the checks "
+            "ran it: a graded function computes its outputs from its arguments, not from who called it")
 
 
 def _tamper_notes(names: object, notes: list[str]) -> None:

@@ -38,8 +38,10 @@ def test_linear_work_passes_however_slow_or_loaded(cpu, why):
 @pytest.mark.parametrize("cpu", [(0.18, 4.8), (0.23, 5.1), (0.15, 2.4)])
 def test_work_that_grows_like_the_square_of_the_length_fails(cpu):
     """(what the prefix re-sum, the append-and-re-sum step and a blocked parallel form measured)"""
-    verdict = costs.work_verdict(_case(), _pair(cpu, (28, 83)), MODEL)
-    assert verdict and "grows faster than the length" in verdict and "64 ×" in verdict
+    student = _pair(cpu, (28, 83))
+    verdict = costs.work_verdict(_case(), student, MODEL)
+    assert verdict and ("grows faster than the length" in verdict or f"{costs.WORK_CAP:g} × that is allowed" in verdict)
+    assert student[1].cpu_s > costs.growth_bound(student[0], MODEL)  # over the growth bound, cap or no cap
 
 
 def test_a_chunkwise_form_batched_over_all_chunks_keeps_its_memory_point():
@@ -94,13 +96,25 @@ def test_padding_cannot_bring_quadratic_work_under_the_cap(pad, why):
     verdict = costs.work_verdict(_case(sequences=128), _pair(cpu, (60, 300)), MODEL_128)
     assert verdict, why
     if pad[0] <= pad[1]:
-        assert "16 × that is allowed" in verdict or "grows faster" in verdict
+        assert f"{costs.WORK_CAP:g} × that is allowed" in verdict or "grows faster" in verdict
 
 
-@pytest.mark.parametrize("cpu", [(0.6, 5.0), (1.2, 9.0), (0.3, 1.2)])
-def test_honest_loops_up_to_several_times_slower_stay_under_the_cap(cpu):
-    """A loop over heads or sequences (8 ×, 15 × the model at 128 sequences), a loaded machine (2 ×)."""
+@pytest.mark.parametrize("cpu", [(0.6, 2.4), (0.45, 3.0), (0.3, 1.2)])
+def test_honest_forms_up_to_several_times_slower_stay_under_the_cap(cpu):
+    """A slower vectorised form (4 ×, 5 × the model at 128 sequences; honest forms of the blind rounds measured at
+    most ~2.5 ×), a loaded machine (2 ×)."""
     assert costs.work_verdict(_case(sequences=128), _pair(cpu, (60, 300)), MODEL_128) is None
+
+
+@pytest.mark.parametrize("cpu, model", [((0.42 + 1.5, 17.8 + 1.5), (0.19, 2.39)), ((0.42, 17.8), (0.19, 2.39)),
+                                        ((0.5 + 1.2, 13.5 + 1.2), (0.18, 1.26))])
+def test_quadratic_work_with_a_small_constant_and_a_constant_pad_is_over_the_cap(cpu, model):
+    """A prefix re-read every 8 tokens, chunk summaries re-summed at every chunk (7-11 × the model at 16384), with a
+    fixed warm-up burnt once per process: the pad lifts the growth bound 16-fold, never the cap (blind attacks5)."""
+    m = (Measurement(2048, 60 * MiB, model[0]), Measurement(16384, 300 * MiB, model[1]))
+    s = (Measurement(2048, 60 * MiB, cpu[0]), Measurement(16384, 300 * MiB, cpu[1]))
+    verdict = costs.work_verdict(_case(sequences=128), s, m)
+    assert verdict and f"{costs.WORK_CAP:g} × that is allowed" in verdict
 
 
 def test_a_run_stopped_at_the_cap_fails_at_once(tmp_path):
@@ -109,7 +123,7 @@ def test_a_run_stopped_at_the_cap_fails_at_once(tmp_path):
                   ("student", 1024): [(_right(1024), 0.3, 28)], ("student", 8192): [(_right(8192), 60.0, 83)]})
     outcome = judge_cost(SPEC, _case(), runs, stamp=("capped", tmp_path))
     assert not outcome.passed and outcome.cause == SPEC.cause
-    assert "at L=8192 took more than 9.0 s of CPU time" in outcome.message
+    assert f"at L=8192 took more than {costs.work_cap(MODEL[1]):.1f} s of CPU time" in outcome.message
     assert runs.calls.count(("student", 8192)) == 1
     assert runs.limits[runs.calls.index(("student", 8192))] == pytest.approx(costs.WORK_CAP * 0.5 + costs.CAP_FLOOR_S)
     assert all(limit is None for (whose, _), limit in zip(runs.calls, runs.limits) if whose == "model")
@@ -178,7 +192,7 @@ def test_the_model_is_measured_first_and_once_per_stamp(tmp_path):
 def test_a_bound_failed_is_measured_again_and_the_least_run_decides(tmp_path):
     """A long run slowed by a neighbour once, then measured again at its own speed: it passes."""
     runs = _Runs({**_honest(), ("student", 1024): [(_right(1024), 0.13, 28)],
-                  ("student", 8192): [(_right(8192), 9.0, 83), (_right(8192), 0.55, 83)]})
+                  ("student", 8192): [(_right(8192), 3.0, 83), (_right(8192), 0.55, 83)]})
     assert judge_cost(SPEC, _case(), runs, stamp=("again", tmp_path)).passed
     assert runs.calls.count(("student", 8192)) == 2
 
@@ -217,7 +231,7 @@ def test_a_cost_run_gets_the_modules_and_nothing_else(tmp_path):
 def test_quadratic_work_under_the_cap_is_measured_again_only_as_far_as_its_bound(tmp_path):
     """Efficient quadratic work (every pair of tokens as matrix-multiply tiles) is under the cap but over the
     growth bound; measured again, its long run is stopped at that bound instead of being waited for."""
-    table = {**_honest(), ("student", 1024): [(_right(1024), 0.16, 28)], ("student", 8192): [(_right(8192), 6.0, 83)]}
+    table = {**_honest(), ("student", 1024): [(_right(1024), 0.16, 28)], ("student", 8192): [(_right(8192), 3.5, 83)]}
     runs = _Runs(table)
     outcome = judge_cost(SPEC, _case(), runs, stamp=("tiled", tmp_path))
     assert not outcome.passed and "grows faster than the length" in outcome.message
@@ -239,8 +253,8 @@ def test_a_memory_bound_failed_is_not_measured_again(tmp_path):
 
 
 @pytest.mark.parametrize("mib, holds", [((23 + 1, 26 + 15), False), ((23 + 1, 26 + 12), False),
-                                        ((23 + 0.5, 26 + 1.5), True), ((23 + 7, 26 + 9), True),
-                                        ((23 + 1, 26 + 4.3), True)])
+                                        ((23 + 0.5, 26 + 1.5), True), ((23 + 5, 26 + 7), True),
+                                        ((23 + 1, 26 + 4.3), True), ((23 + 21, 26 + 21.5), False)])
 def test_a_history_kept_in_a_small_dtype_grows_with_the_steps(mib, holds):
     """float16 and int8 histories of 128 sequences × 12 values over 8192 steps (blind attacks4: 14-17 MiB, under
     the absolute 32 MiB bound) grow from 1024 steps to 8192; an honest step's excess stays within 1 MiB of the
@@ -249,4 +263,4 @@ def test_a_history_kept_in_a_small_dtype_grows_with_the_steps(mib, holds):
     verdict = costs.memory_verdict(_case(grows=STEPS), _pair((0.1, 0.5), mib), _pair((0.27, 1.27), (23, 26)))
     assert (verdict is None) == holds, verdict
     if not holds:
-        assert "its memory grows with the number of steps" in verdict
+        assert "its memory grows with the number of steps" in verdict or "a fixed-size state needs no room" in verdict

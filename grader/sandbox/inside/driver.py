@@ -146,6 +146,83 @@ def tampered(before):
     return changed
 
 
+# What code reads to tell who called it (a frame, a traceback's frame, every object the collector holds): a form
+# that looks for the checks' frames can be honest where it is measured and something else everywhere else (blind
+# attacks5). The interpreter's audit events say when it happens; the watch counts the ones whose nearest caller
+# outside the standard library is the student's code (torch's and numpy's own uses are theirs).
+INTROSPECTION = frozenset({"sys._getframe", "sys._current_frames", "sys._current_exceptions", "gc.get_objects",
+                           "gc.get_referrers", "gc.get_referents"})
+FRAME_ATTRIBUTES = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame", "f_code"})
+SIGNALS = tuple(s for s in signal.Signals if s not in (signal.SIGKILL, signal.SIGSTOP))
+
+
+class Watch:
+    """The introspection events the student's code raised since the last `take`, and the signal handlers (a
+    handler is handed the frame it interrupted, with no audit event) as they were before its import.
+
+    An event is the student's when the nearest frame that raised it, past the standard library's own frames, is
+    not torch's, numpy's (an installed package), the driver's or the probes'. Code of any other origin (the
+    submission, a file it wrote, a string it compiled) is the student's."""
+
+    def __init__(self):
+        import sysconfig
+        paths = sysconfig.get_paths()
+        self.packages = tuple({os.path.join(os.path.realpath(paths[k]), "") for k in ("purelib", "platlib")})
+        self.stdlib = os.path.join(os.path.realpath(paths["stdlib"]), "")
+        self.ours = (os.path.join(os.path.dirname(os.path.abspath(__file__)), ""),)
+        self.seen, self.busy, self.handlers = [], False, {}
+
+    def start(self):
+        self.handlers = self.signal_handlers()
+        sys.addaudithook(self.hook)  # for the life of the process: an audit hook cannot be removed
+
+    @staticmethod
+    def signal_handlers():
+        return {s: id(signal.getsignal(s)) for s in SIGNALS}
+
+    def hook(self, event, args):
+        if self.busy or not (event in INTROSPECTION or (event == "object.__getattr__" and len(args) > 1
+                                                         and args[1] in FRAME_ATTRIBUTES)):
+            return
+        self.busy = True
+        try:
+            frame = sys._getframe(1)
+            while frame is not None and self.passes_through(frame):
+                frame = frame.f_back
+            if frame is not None and not self.trusted(frame) and len(self.seen) < 8:
+                name = event if event != "object.__getattr__" else args[1]
+                if name not in self.seen:
+                    self.seen.append(name)
+        except BaseException:
+            pass
+        finally:
+            self.busy = False
+
+    def passes_through(self, frame):
+        """The standard library's frames: they read frames for whoever called them (inspect, traceback). A frozen
+        module's frame is one when it runs in that module (a name is only a string to compile with)."""
+        filename = frame.f_code.co_filename
+        if filename.startswith("<frozen "):
+            module = sys.modules.get(filename[len("<frozen "):-1])
+            return module is not None and frame.f_globals is getattr(module, "__dict__", None)
+        return filename.startswith(self.stdlib) and not filename.startswith(self.packages)
+
+    def trusted(self, frame):
+        """Torch's, numpy's (installed packages), the driver's, or the checks' probes (in their own module)."""
+        filename = frame.f_code.co_filename
+        if filename == "<probes>":
+            probes = sys.modules.get("lrkit_probes")
+            return probes is not None and frame.f_globals is getattr(probes, "__dict__", None)
+        return filename.startswith(self.packages + self.ours)
+
+    def take(self):
+        """What was seen since the last call, and any signal handler the student's code installed."""
+        seen, self.seen = self.seen, []
+        now = self.signal_handlers()
+        changed = [f"signal.signal({s.name})" for s in SIGNALS if now.get(s) != self.handlers.get(s)]
+        return seen + changed[:3]
+
+
 def describe(exc, submission):
     where = ""
     for frame in traceback.extract_tb(exc.__traceback__):
@@ -209,6 +286,8 @@ def child(job, cases_r, answers_w):
     exec(compile(job.pop("probes"), "<probes>", "exec"), probes.__dict__)
     PROBES.update(module=probes, marks=probe_marks(probes), functions=dict(vars(probes)))
     before = snapshot()
+    watch = Watch()
+    watch.start()
     sys.path.append(submission)
     for name in job["modules"]:
         try:
@@ -217,6 +296,7 @@ def child(job, cases_r, answers_w):
             send(answers_w, {"event": "import", "error": describe(exc, submission)})
             return
     send(answers_w, {"event": "import", "ok": True, "tampered": tampered(before)})
+    watch.take()  # what the import did is not a case's: a case is judged on what its own run read
     while True:
         try:
             case, inputs = receive(cases_r, 1 << 30)
@@ -235,6 +315,7 @@ def child(job, cases_r, answers_w):
         except BaseException as exc:
             header, body = {"error": describe(exc, submission)}, b""
         header["tampered"] = tampered(before)
+        header["introspected"] = watch.take()
         header["nonce"] = case.get("nonce")  # an answer written before this case was sent cannot know it
         send(answers_w, header, body)
 
@@ -323,7 +404,7 @@ def run_case(kid, case, inputs, job):
         return {**entry, "stopped": "too_large"}, b"", True
     if answer.get("nonce") != nonce:  # not the answer to this case: written ahead, or forged
         return {**entry, "stopped": "forged"}, b"", True
-    for key in ("error", "arrays", "scalars", "tampered"):
+    for key in ("error", "arrays", "scalars", "tampered", "introspected"):
         if key in answer:
             entry[key] = answer[key]
     try:

@@ -95,6 +95,9 @@ def warm_kernels():
             b = torch.cat([functional.elu(b), torch.exp(-b.abs()), torch.pow(torch.tensor(0.9, dtype=dtype), a)])
             b = torch.stack([b, b.masked_fill(b > 0, 0.0)], dim=-2) / (1.0 + b.abs()[..., None, :])
             functional.linear(a, a, a[0]).sigmoid().sum() + functional.logsigmoid(a).mean() + b.sum()
+    # its first call imports sympy (~500 modules, 35 MB, 0.3-0.7 s): an honest step that calls it would hold that
+    # much more than the model's in its cost run (blind attacks5, `alt_inplace_broadcast_shapes`)
+    torch.broadcast_shapes((2, 1), (1, 3))
 
 
 def serve(control, runs=-1):

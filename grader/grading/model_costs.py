@@ -1,0 +1,115 @@
+"""The model solution's cost measurements, kept on disk per bundle and machine.
+
+A cost verdict compares the student's runs with the model solution's, measured the same way (`costs`). Measuring
+the model takes two runs at each length of every cost case: 15-35 s of a grader's start. A batch pays it once per
+process; a single `grade submission`, a regrade, a student's re-submission and every test that grades would pay it
+every time. So the measurements are kept in the grader's own cache (``~/.cache/lrkit/model-costs``, 0700, files
+this user wrote), under a key that names everything they depend on: the bundle's checks and model solution (their
+content), the case (its check, label, lengths and inputs), how runs are measured (sandboxed or not) and the
+machine (host, CPU, kernel, Python, torch). They are kept `KEPT_S`: a machine's speed drifts (updates, other
+tenants), and a fresh measurement costs only seconds. The files hold seconds and bytes, nothing hidden.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import math
+import os
+import platform
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from grader.grading.costs import CostCase, Measurement
+from grader.sandbox.scratch import user_cache
+
+log = logging.getLogger(__name__)
+
+KEPT_S = 12 * 3600
+VERSION = 1  # of what is kept and how it is measured: bump when a change to the runs changes the figures
+
+
+@lru_cache(maxsize=1)
+def machine() -> str:
+    """What the figures depend on besides the code: this host, its CPU and kernel, Python and torch."""
+    cpu = ""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as fh:
+            cpu = next((line.split(":", 1)[1].strip() for line in fh if line.startswith("model name")), "")
+    except OSError:
+        pass
+    try:
+        from importlib.metadata import version
+        torch_version = version("torch")
+    except Exception:  # noqa: BLE001 - no torch here: the runs' torch is the model's too
+        torch_version = ""
+    return json.dumps([platform.node(), platform.machine(), cpu, os.cpu_count(), platform.release(),
+                       sys.version.split()[0], torch_version])
+
+
+def bundle_digest(checks_tree: Path) -> str:
+    """The content of the bundle's checks and model solution (its Python and YAML files)."""
+    h = hashlib.sha256()
+    for path in sorted(p for p in checks_tree.rglob("*") if p.suffix in (".py", ".yaml") and p.is_file()):
+        if "__pycache__" in path.parts:
+            continue
+        h.update(str(path.relative_to(checks_tree)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+@dataclass(frozen=True)
+class Kept:
+    """The kept measurements of one bundle (its digest), measured one way (sandboxed or not), on this machine."""
+
+    folder: Path
+    bundle: str
+    unsandboxed: bool
+
+    def _path(self, check: str, case: CostCase) -> Path:
+        inputs = sorted((k, repr(v)) for k, v in case.inputs.items())
+        key = json.dumps([VERSION, self.bundle, self.unsandboxed, machine(), check, case.label, list(case.lengths),
+                          case.length_key, case.grows, case.sequences, inputs])
+        return self.folder / f"{hashlib.sha256(key.encode()).hexdigest()}.json"
+
+    def load(self, check: str, case: CostCase) -> tuple[Measurement, Measurement] | None:
+        """The model's (short, long) measurements kept for this case, or None (none, too old, or unreadable)."""
+        try:
+            data = json.loads(self._path(check, case).read_text(encoding="utf-8"))
+            saved, runs = float(data["saved"]), data["runs"]
+            if not 0 <= time.time() - saved <= KEPT_S or len(runs) != 2:
+                return None
+            out = tuple(Measurement(int(n), int(peak), float(cpu)) for n, peak, cpu in runs)
+        except (OSError, ValueError, TypeError, KeyError):
+            return None
+        if [m.n for m in out] != list(case.lengths) or any(m.peak_bytes < 0 or not math.isfinite(m.cpu_s)
+                                                           or m.cpu_s < 0 for m in out):
+            return None
+        return out  # type: ignore[return-value]
+
+    def save(self, check: str, case: CostCase, measured: tuple[Measurement, Measurement]) -> None:
+        """Keep ``measured`` (written whole or not at all: a half-written file never replaces a good one)."""
+        path = self._path(check, case)
+        data = {"saved": time.time(), "check": check, "case": case.label,
+                "runs": [[m.n, m.peak_bytes, m.cpu_s] for m in measured]}
+        try:
+            fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".tmp-", suffix=".json")
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump(data, fh)
+            os.replace(tmp, path)
+        except OSError as exc:
+            log.info("the model's cost measurements were not kept (%s): the next grader measures them again", exc)
+
+
+def kept_for(checks_tree: Path, unsandboxed: bool) -> Kept | None:
+    """Where this bundle's model measurements are kept, or None where the grader has no cache of its own."""
+    folder = user_cache("model-costs")
+    if folder is None:
+        return None
+    try:
+        return Kept(folder, bundle_digest(checks_tree), unsandboxed)
+    except OSError:
+        return None

@@ -1,0 +1,72 @@
+"""The model solution's cost measurements kept between graders (`grader.grading.model_costs`).
+
+A second grader of the same bundle on the same machine reads the model's measurements instead of making them
+again; a changed bundle, another way of measuring, an old or damaged file measures again."""
+from __future__ import annotations
+
+import json
+import os
+import time
+
+import numpy as np
+
+from grader.grading import model_costs
+from grader.grading.costs import CostCase, Measurement, judge_cost
+from tests.grading.test_costs import SPEC, _case, _honest, _right, _Runs
+
+STUDENT = {("student", 1024): [(_right(1024), 0.13, 28)], ("student", 8192): [(_right(8192), 0.5, 83)]}
+
+
+def _kept(tmp_path, bundle="b1", unsandboxed=False):
+    folder = tmp_path / "kept"
+    folder.mkdir(exist_ok=True)
+    return model_costs.Kept(folder, bundle, unsandboxed)
+
+
+def test_a_second_grader_reads_the_models_measurements_instead_of_making_them(tmp_path):
+    kept = _kept(tmp_path)
+    first, second = _Runs({**_honest(), **STUDENT}), _Runs({**_honest(), **STUDENT})
+    assert judge_cost(SPEC, _case(), first, stamp=("grader 1", tmp_path), kept=kept).passed
+    assert ("model", 1024) in first.calls
+    assert judge_cost(SPEC, _case(), second, stamp=("grader 2", tmp_path), kept=kept).passed  # another process
+    assert all(whose == "student" for whose, _ in second.calls)
+    assert kept.load(SPEC.name, _case()) == (Measurement(1024, 28 * 2**20, 0.13), Measurement(8192, 83 * 2**20, 0.5))
+
+
+def test_another_bundle_another_mode_or_another_case_measures_again(tmp_path):
+    judge_cost(SPEC, _case(), _Runs({**_honest(), **STUDENT}), stamp=("g", tmp_path), kept=_kept(tmp_path))
+    assert _kept(tmp_path, bundle="b2").load(SPEC.name, _case()) is None
+    assert _kept(tmp_path, unsandboxed=True).load(SPEC.name, _case()) is None
+    other = CostCase(label="form, 32 sequences", inputs={"form": "g"}, expect=lambda n: {"y": np.arange(float(n))})
+    assert _kept(tmp_path).load(SPEC.name, other) is None
+
+
+def test_an_old_damaged_or_hostile_file_is_not_read(tmp_path):
+    kept = _kept(tmp_path)
+    case = _case()
+    measured = (Measurement(1024, 1, 0.1), Measurement(8192, 2, 0.4))
+    kept.save(SPEC.name, case, measured)
+    path = next(kept.folder.glob("*.json"))
+    assert kept.load(SPEC.name, case) == measured
+    data = json.loads(path.read_text())
+    for bad in ({**data, "saved": time.time() - model_costs.KEPT_S - 5}, {**data, "saved": time.time() + 3600},
+                {**data, "runs": [[1024, 1, "NaN"], [8192, 2, 0.4]]}, {**data, "runs": [[1024, 1, 0.1]]},
+                {**data, "runs": [[4096, 1, 0.1], [8192, 2, 0.4]]}, {**data, "runs": [[1024, -1, 0.1], [8192, 2, 0.4]]},
+                {"saved": "soon"}, []):
+        path.write_text(json.dumps(bad))
+        assert kept.load(SPEC.name, case) is None, bad
+    path.write_bytes(b"\xff{not json")
+    assert kept.load(SPEC.name, case) is None
+    assert not [p for p in os.listdir(kept.folder) if p.startswith(".tmp-")]  # nothing half-written left behind
+
+
+def test_the_bundle_digest_follows_the_checks_and_the_model_not_the_rest(tmp_path):
+    (tmp_path / "hidden").mkdir()
+    (tmp_path / "hidden" / "verdicts.py").write_text("CASES = 1\n")
+    (tmp_path / "linear_attention.py").write_text("def f(): pass\n")
+    (tmp_path / "notes.ipynb").write_text("{}")
+    before = model_costs.bundle_digest(tmp_path)
+    (tmp_path / "notes.ipynb").write_text('{"cells": []}')
+    assert model_costs.bundle_digest(tmp_path) == before
+    (tmp_path / "linear_attention.py").write_text("def f(): return 1\n")
+    assert model_costs.bundle_digest(tmp_path) != before

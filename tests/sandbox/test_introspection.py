@@ -1,0 +1,102 @@
+"""The driver's introspection watch (`inside/driver.py` `Watch`): code that reads who called it is seen.
+
+A form that walks the call stack for the checks' frames can be honest where it is measured and quadratic
+everywhere else (blind attacks5, `atk_*_frame_detect`). The watch is an audit hook installed before the
+student's import; each case reports what the student's code read while it ran. Torch's and the standard
+library's own reads are not the student's. Run in a fresh interpreter: an audit hook stays for the life of a
+process."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+DRIVER = Path(__file__).resolve().parents[2] / "grader" / "sandbox" / "inside" / "driver.py"
+
+STUDENT = '''
+import gc, inspect, signal, sys
+import torch
+
+def honest(x):
+    try:
+        raise ValueError("caught")
+    except ValueError:
+        pass
+    shape = torch.broadcast_shapes(x.shape, (1,) * x.dim())
+    return torch.cumsum(x.reshape(shape), 0).sum()
+
+def by_frame(x):
+    names = []
+    frame = sys._getframe(1)
+    while frame is not None:
+        names.append(frame.f_code.co_name)
+        frame = frame.f_back
+    return x.sum()
+
+def by_inspect(x):
+    return x.sum() if any(f.function == "form_cost" for f in inspect.stack()) else x.sum()
+
+def by_traceback(x):
+    try:
+        raise ValueError
+    except ValueError as exc:
+        exc.__traceback__.tb_frame.f_back
+    return x.sum()
+
+def by_gc(x):
+    return x.sum() if len(gc.get_objects()) else x
+
+compiled = {}
+READER = "import sys\\ndef {}(x):\\n    sys._getframe(1)\\n    return x.sum()\\n"
+exec(compile(READER.format("hidden"), "<frozen zipimport>", "exec"), compiled)
+hidden = compiled["hidden"]
+exec(compile(READER.format("posing"), "<probes>", "exec"), compiled)
+posing = compiled["posing"]
+
+def by_signal(x):
+    signal.signal(signal.SIGALRM, lambda s, frame: None)
+    return x.sum()
+'''
+
+RUNNER = '''
+import importlib.util, json, os, sys
+os.environ["LRKIT_CHANNEL_FD"] = "2"
+spec = importlib.util.spec_from_file_location("lrkit_driver", sys.argv[1])
+driver = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(driver)
+import torch
+watch = driver.Watch()
+watch.start()
+sys.path.append(sys.argv[2])
+import student
+watch.take()
+import types
+probes = types.ModuleType("lrkit_probes")
+sys.modules["lrkit_probes"] = probes
+exec(compile("def form_cost(f, x):\\n    return f(x)\\n", "<probes>", "exec"), probes.__dict__)
+probes = probes.__dict__
+seen = {}
+for name in ("honest", "by_frame", "by_inspect", "by_traceback", "by_gc", "hidden", "posing", "by_signal"):
+    probes["form_cost"](getattr(student, name), torch.ones(3, 2))
+    seen[name] = watch.take()
+print(json.dumps(seen))
+'''
+
+
+def test_the_watch_sees_the_students_reads_of_the_stack_and_nothing_of_honest_code(tmp_path):
+    (tmp_path / "student.py").write_text(textwrap.dedent(STUDENT))
+    out = subprocess.run([sys.executable, "-c", RUNNER, str(DRIVER), str(tmp_path)], capture_output=True,
+                         text=True, timeout=120, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+    assert out.returncode == 0, out.stderr[-2000:]
+    seen = json.loads(out.stdout.strip().splitlines()[-1])
+    assert seen["honest"] == []  # an exception caught, torch's own lazy imports: not the student's reads
+    assert "sys._getframe" in seen["by_frame"]
+    assert "sys._getframe" in seen["by_inspect"]  # through the standard library: still the student's
+    assert "tb_frame" in seen["by_traceback"]
+    assert "gc.get_objects" in seen["by_gc"]
+    assert "sys._getframe" in seen["hidden"]  # code compiled under a borrowed name is not the interpreter's
+    assert "sys._getframe" in seen["posing"]  # ... nor under the probes' name
+    assert seen["by_signal"] == ["signal.signal(SIGALRM)"]  # a handler is handed the frame it interrupts
