@@ -153,6 +153,10 @@ def tampered(before):
 INTROSPECTION = frozenset({"sys._getframe", "sys._current_frames", "sys._current_exceptions", "gc.get_objects",
                            "gc.get_referrers", "gc.get_referents"})
 FRAME_ATTRIBUTES = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame", "f_code"})
+# ... and what reads them by other roads, kept for the rest of the process wherever it happened (an import at the
+# module's top serves every later case): a C symbol looked up through ctypes (PyEval_GetFrame, or anything else of
+# the interpreter's or libc's: no linear attention needs one), the fault handler's stack dumps (blind attacks6)
+STICKY_IMPORTS = frozenset({"faulthandler", "_testcapi", "_testinternalcapi"})
 SIGNALS = tuple(s for s in signal.Signals if s not in (signal.SIGKILL, signal.SIGSTOP))
 
 
@@ -170,7 +174,7 @@ class Watch:
         self.packages = tuple({os.path.join(os.path.realpath(paths[k]), "") for k in ("purelib", "platlib")})
         self.stdlib = os.path.join(os.path.realpath(paths["stdlib"]), "")
         self.ours = (os.path.join(os.path.dirname(os.path.abspath(__file__)), ""),)
-        self.seen, self.busy, self.handlers = [], False, {}
+        self.seen, self.sticky, self.busy, self.handlers = [], [], False, {}
 
     def start(self):
         self.handlers = self.signal_handlers()
@@ -181,18 +185,27 @@ class Watch:
         return {s: id(signal.getsignal(s)) for s in SIGNALS}
 
     def hook(self, event, args):
-        if self.busy or not (event in INTROSPECTION or (event == "object.__getattr__" and len(args) > 1
-                                                         and args[1] in FRAME_ATTRIBUTES)):
+        if self.busy:
+            return
+        sticky = event == "ctypes.dlsym" or (event == "import" and bool(args) and args[0] in STICKY_IMPORTS)
+        if event == "ctypes.dlsym":
+            name = f"ctypes symbol {args[1]}" if len(args) > 1 and isinstance(args[1], str) else "a ctypes symbol"
+        elif event == "import":
+            name = f"import {args[0]}"
+        elif event == "object.__getattr__":
+            name = args[1] if len(args) > 1 and args[1] in FRAME_ATTRIBUTES else ""
+        else:
+            name = event if event in INTROSPECTION else ""
+        if not name or (event == "import" and not sticky):
             return
         self.busy = True
         try:
             frame = sys._getframe(1)
             while frame is not None and self.passes_through(frame):
                 frame = frame.f_back
-            if frame is not None and not self.trusted(frame) and len(self.seen) < 8:
-                name = event if event != "object.__getattr__" else args[1]
-                if name not in self.seen:
-                    self.seen.append(name)
+            kept = self.sticky if sticky else self.seen
+            if frame is not None and not self.trusted(frame) and len(kept) < 8 and name[:60] not in kept:
+                kept.append(name[:60])
         except BaseException:
             pass
         finally:
@@ -220,7 +233,7 @@ class Watch:
         seen, self.seen = self.seen, []
         now = self.signal_handlers()
         changed = [f"signal.signal({s.name})" for s in SIGNALS if now.get(s) != self.handlers.get(s)]
-        return seen + changed[:3]
+        return self.sticky + seen + changed[:3]
 
 
 def describe(exc, submission):
