@@ -61,9 +61,10 @@ WORK_CAP = 6.0  # × the model's CPU time at the same length: no run may take mo
 # Honest forms measured at most ~2.5 × the model (blind rounds 5-9); 16 × let quadratic work with a small constant
 # (a prefix re-read every 8 tokens, chunk summaries re-summed: 7-11 ×) pad its way past the growth bound (attacks5)
 CAP_FLOOR_S = 1.0  # ... plus this much (start-up noise on a loaded machine)
-STEP_MEMORY_BYTES = 8 << 20  # a decoding run may hold at most this more than the model's, at either length
-# (honest steps: within 3 MiB, torch's lazy imports paged in by the warm start; a float16 history pre-touched at
-# both lengths held 21 MiB, blind attacks5)
+STEP_MEMORY_BYTES = 12 << 20  # a decoding run may hold at most this more than the model's, at either length:
+# honest steps measured within 3 MiB (torch's lazy imports paged in by the warm start), plus the 8 MiB a check run
+# may write (4 MiB in /tmp, 4 in its copy: tmpfs pages the run holds; `adversarial/disk_flood` fills them); a
+# float16 history pre-touched at both lengths held 21 MiB (blind attacks5), an int8 one in the hybrid 16 MiB
 STEP_GROWTH_BYTES = 6 << 20  # ... and its excess may grow by at most this from the short length to the long one:
 # a fixed-size state does not grow with the steps (honest steps measured within ~3 MiB of the model's growth:
 # allocator noise over thousands of steps); a history in a small dtype under the absolute bound (int8,

@@ -60,6 +60,11 @@ def by_signal(x):
     signal.signal(signal.SIGALRM, lambda s, frame: None)
     return x.sum()
 
+def by_libc(x):
+    import ctypes
+    ctypes.CDLL(None).getpid()  # libc: the sandbox's business, not the watch's
+    return x.sum()
+
 def by_ctypes(x):
     import ctypes
     ctypes.pythonapi.PyEval_GetFrame  # the caller's frame with no audited read (blind attacks6)
@@ -88,8 +93,8 @@ sys.modules["lrkit_probes"] = probes
 exec(compile("def form_cost(f, x):\\n    return f(x)\\n", "<probes>", "exec"), probes.__dict__)
 probes = probes.__dict__
 seen = {}
-for name in ("honest", "by_frame", "by_inspect", "by_traceback", "by_gc", "hidden", "posing", "by_signal", "by_ctypes",
-             "by_fault_handler"):
+for name in ("honest", "by_frame", "by_inspect", "by_traceback", "by_gc", "hidden", "posing", "by_signal", "by_libc",
+             "by_ctypes", "by_fault_handler"):
     probes["form_cost"](getattr(student, name), torch.ones(3, 2))
     seen[name] = watch.take()
 print(json.dumps(seen))
@@ -112,5 +117,6 @@ def test_the_watch_sees_the_students_reads_of_the_stack_and_nothing_of_honest_co
     assert seen["by_signal"] == ["signal.signal(SIGALRM)"]  # a handler is handed the frame it interrupts
     # a ctypes lookup or the fault handler's import is kept for every later case (done once at the module's top,
     # it serves them all)
+    assert seen["by_libc"] == ["signal.signal(SIGALRM)"]  # (the handler installed above is still there)
     assert seen["by_ctypes"][0] == "ctypes symbol PyEval_GetFrame"
     assert seen["by_fault_handler"][:2] == ["ctypes symbol PyEval_GetFrame", "import faulthandler"]

@@ -154,9 +154,11 @@ INTROSPECTION = frozenset({"sys._getframe", "sys._current_frames", "sys._current
                            "gc.get_referrers", "gc.get_referents"})
 FRAME_ATTRIBUTES = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame", "f_code"})
 # ... and what reads them by other roads, kept for the rest of the process wherever it happened (an import at the
-# module's top serves every later case): a C symbol looked up through ctypes (PyEval_GetFrame, or anything else of
-# the interpreter's or libc's: no linear attention needs one), the fault handler's stack dumps (blind attacks6)
+# module's top serves every later case): the interpreter's own C API looked up through ctypes (PyEval_GetFrame,
+# PyThreadState_Get: no linear attention needs one; libc's symbols are the sandbox's business, not this watch's),
+# the fault handler's stack dumps (blind attacks6)
 STICKY_IMPORTS = frozenset({"faulthandler", "_testcapi", "_testinternalcapi"})
+C_API_PREFIXES = ("Py", "_Py")
 SIGNALS = tuple(s for s in signal.Signals if s not in (signal.SIGKILL, signal.SIGSTOP))
 
 
@@ -189,7 +191,8 @@ class Watch:
             return
         sticky = event == "ctypes.dlsym" or (event == "import" and bool(args) and args[0] in STICKY_IMPORTS)
         if event == "ctypes.dlsym":
-            name = f"ctypes symbol {args[1]}" if len(args) > 1 and isinstance(args[1], str) else "a ctypes symbol"
+            symbol = args[1] if len(args) > 1 else ""
+            name = f"ctypes symbol {symbol}" if isinstance(symbol, str) and symbol.startswith(C_API_PREFIXES) else ""
         elif event == "import":
             name = f"import {args[0]}"
         elif event == "object.__getattr__":
