@@ -104,12 +104,19 @@ class Kept:
             log.info("the model's cost measurements were not kept (%s): the next grader measures them again", exc)
 
 
-def kept_for(checks_tree: Path, unsandboxed: bool) -> Kept | None:
-    """Where this bundle's model measurements are kept, or None where the grader has no cache of its own."""
+def kept_for(checks_tree: Path, unsandboxed: bool, stamp: object) -> Kept | None:
+    """Where this bundle's model measurements are kept, or None where the grader has no cache of its own.
+    ``stamp``: the bundle's version as the in-process calibration keys it (`probing._stamp`): a class's
+    submissions share one unpacked bundle, hashed once."""
     folder = user_cache("model-costs")
     if folder is None:
         return None
     try:
-        return Kept(folder, bundle_digest(checks_tree), unsandboxed)
+        return Kept(folder, _digest(str(checks_tree), stamp), unsandboxed)
     except OSError:
         return None
+
+
+@lru_cache(maxsize=8)
+def _digest(checks_tree: str, stamp: object) -> str:
+    return bundle_digest(Path(checks_tree))

@@ -232,7 +232,7 @@ def _with_costs(checked: CheckRun, planned: list[PlannedCase], measured: list[Pl
     notes, spent = list(checked.notes), [0.0, 0.0, checked.peak_memory_mb]
     import_failed = next((n for n in checked.notes if n.startswith("importing your module failed")), "")
     stamp = _stamp(checks_tree)
-    kept = model_costs.kept_for(checks_tree, unsandboxed) if measured else None
+    kept = model_costs.kept_for(checks_tree, unsandboxed, stamp) if measured else None
     for p in measured:
         if import_failed or checked.import_hung:
             by_id[p.id] = CaseOutcome(p.spec.name, p.case.label, False,
