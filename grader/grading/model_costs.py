@@ -5,8 +5,9 @@ the model takes two runs at each length of every cost case: 15-35 s of a grader'
 process; a single `grade submission`, a regrade, a student's re-submission and every test that grades would pay it
 every time. So the measurements are kept in the grader's own cache (``~/.cache/lrkit/model-costs``, 0700, files
 this user wrote), under a key that names everything they depend on: the bundle's checks and model solution (their
-content), the case (its check, label, lengths and inputs), how runs are measured (sandboxed or not) and the
-machine (host, CPU, kernel, Python, torch). They are kept `KEPT_S`: a machine's speed drifts (updates, other
+content), the case (its check, label, lengths and inputs), how runs are measured (sandboxed or not, and the
+content of the harness that runs inside them: `grader/sandbox/inside/`, whose malloc settings move the figures) and
+the machine (host, CPU, kernel, Python, torch). They are kept `KEPT_S`: a machine's speed drifts (updates, other
 tenants), and a fresh measurement costs only seconds. The files hold seconds and bytes, nothing hidden.
 """
 from __future__ import annotations
@@ -30,7 +31,7 @@ from grader.sandbox.scratch import user_cache
 log = logging.getLogger(__name__)
 
 KEPT_S = 12 * 3600
-VERSION = 1  # of what is kept and how it is measured: bump when a change to the runs changes the figures
+VERSION = 2  # of what is kept and how it is measured: bump when a change to the runs changes the figures
 
 
 @lru_cache(maxsize=1)
@@ -49,6 +50,16 @@ def machine() -> str:
         torch_version = ""
     return json.dumps([platform.node(), platform.machine(), cpu, os.cpu_count(), platform.release(),
                        sys.version.split()[0], torch_version])
+
+
+@lru_cache(maxsize=1)
+def harness() -> str:
+    """The content of the code that runs inside every cost run (the driver and its modules)."""
+    h = hashlib.sha256()
+    inside = Path(__file__).resolve().parent.parent / "sandbox" / "inside"
+    for path in sorted(inside.glob("*.py")):
+        h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()
 
 
 def bundle_digest(checks_tree: Path) -> str:
@@ -71,8 +82,8 @@ class Kept:
 
     def _path(self, check: str, case: CostCase) -> Path:
         inputs = sorted((k, repr(v)) for k, v in case.inputs.items())
-        key = json.dumps([VERSION, self.bundle, self.unsandboxed, machine(), check, case.label, list(case.lengths),
-                          case.length_key, case.grows, case.sequences, inputs])
+        key = json.dumps([VERSION, self.bundle, self.unsandboxed, harness(), machine(), check, case.label,
+                          list(case.lengths), case.length_key, case.grows, case.sequences, inputs])
         return self.folder / f"{hashlib.sha256(key.encode()).hexdigest()}.json"
 
     def load(self, check: str, case: CostCase) -> tuple[Measurement, Measurement] | None:
