@@ -5,7 +5,10 @@ not get (hidden checks, the answer key, benchmarks):
 
 first     `grade --local` with no cache: the notebook (grading mode) and the public tests run
 answer    an answer cell edited: nothing runs again (both results reused)
-module    a student module edited (a comment appended): the notebook and the tests run again
+module    a student module edited (a comment appended): nothing a cell or a test uses changed
+function  one function edited (a statement added to its body), for each top-level function and class of the
+          student module in turn, each graded after its edit: the cells and tests that can use it run again
+          (`grader/student/depends.py`); the median and the slowest over the functions
 
 Wall and CPU (the command and everything it started) per step, medians of `--repeat`, against the
 targets of issue 16 on a quiet 2-core machine (basics <= 10 s, hybrid <= 30 s for the first run).
@@ -17,6 +20,7 @@ the numbers: on a shared machine, read them with it.
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import os
 import shutil
@@ -56,9 +60,29 @@ def edit_module(tree: Path, student_files: list[str]) -> None:
     module.write_text(module.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
 
 
+def definitions(tree: Path, student_files: list[str]) -> list[str]:
+    module = next(tree / f for f in student_files if f.endswith(".py"))
+    return [n.name for n in ast.parse(module.read_text(encoding="utf-8")).body
+            if isinstance(n, (ast.FunctionDef, ast.ClassDef))]
+
+
+def edit_function(tree: Path, student_files: list[str], name: str) -> None:
+    """Add a statement to the body of ``name`` (a class: its first method), as a student's edit would."""
+    module = next(tree / f for f in student_files if f.endswith(".py"))
+    text = module.read_text(encoding="utf-8")
+    node = next(n for n in ast.parse(text).body if getattr(n, "name", "") == name)
+    if isinstance(node, ast.ClassDef):
+        node = next(n for n in node.body if isinstance(n, ast.FunctionDef))
+    first = node.body[0]
+    lines = text.splitlines()
+    indent = lines[first.lineno - 1][:first.col_offset]
+    lines.insert(first.lineno - 1, f"{indent}_edited = {len(lines)}")
+    module.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
 def loop(name: str, work: Path, repeat: int) -> dict[str, dict[str, float]]:
     grade = [PYTHON, "-m", "grader.cli", "--local"]
-    steps: dict[str, list[tuple[float, float]]] = {"first": [], "answer": [], "module": []}
+    steps: dict[str, list[tuple[float, float]]] = {"first": [], "answer": [], "module": [], "function": []}
     for n in range(repeat):
         tree = student_copy(name, work / f"{name}-{n}")
         config = load_assignment(tree, check_name=False)
@@ -67,8 +91,13 @@ def loop(name: str, work: Path, repeat: int) -> dict[str, dict[str, float]]:
         steps["answer"].append(measure(grade + [str(tree)], ok=(0, 1)))
         edit_module(tree, list(config.student_files))
         steps["module"].append(measure(grade + [str(tree)], ok=(0, 1)))
-    return {step: {"wall_s": round(statistics.median(p[0] for p in pairs), 2),
-                   "cpu_s": round(statistics.median(p[1] for p in pairs), 2)} for step, pairs in steps.items()}
+        for name in definitions(tree, list(config.student_files)):
+            edit_function(tree, list(config.student_files), name)
+            steps["function"].append(measure(grade + [str(tree)], ok=(0, 1)))
+    out = {step: {"wall_s": round(statistics.median(p[0] for p in pairs), 2),
+                  "cpu_s": round(statistics.median(p[1] for p in pairs), 2)} for step, pairs in steps.items()}
+    out["function"].update(slowest_wall_s=round(max(p[0] for p in steps["function"]), 2), edits=len(steps["function"]))
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -96,7 +125,10 @@ def main(argv: list[str] | None = None) -> int:
         for step, m in steps.items():
             goal = (f" (target <= {target / REFERENCE_FLOOR_S:.0f} floors = {target:.0f} s at a "
                     f"{REFERENCE_FLOOR_S} s floor)") if step == "first" and target else ""
-            print(f"{name:28s} {step:7s} {m['wall_s']:6.2f} s wall = {m['wall_s'] / floor:5.2f} floors "
+            if step == "function":
+                goal = (f" (median of {m['edits']} edits, one per function; the slowest {m['slowest_wall_s']:.2f} s "
+                        f"= {m['slowest_wall_s'] / floor:.2f} floors)")
+            print(f"{name:28s} {step:8s} {m['wall_s']:6.2f} s wall = {m['wall_s'] / floor:5.2f} floors "
                   f"{m['cpu_s']:6.2f} s CPU{goal}")
     out = ROOT / "out" / "bench-loop.json"
     out.parent.mkdir(exist_ok=True)

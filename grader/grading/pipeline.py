@@ -177,17 +177,17 @@ def _run_stages(tree: Path, config: AssignmentConfig, nb: HandedIn, *, checks_fr
     timings: dict[str, float] = {}
     cancel = threading.Event()
 
-    def notebook():
+    def notebook(part: dict | None = None):  # part: the notebook with only some code cells left (grade --local)
         if not nb.handed_in:
             return skipped_run(nb.prepared, nb.skip)
-        return execute_notebook(tree, config.notebook, nb.prepared, config.limits, unsandboxed=unsandboxed,
+        return execute_notebook(tree, config.notebook, part or nb.prepared, config.limits, unsandboxed=unsandboxed,
                                 cancel=cancel)
 
-    def checks():
+    def checks(select: tuple[str, ...] | None = None):  # select: some public tests' node ids (grade --local)
         if checks_from is not None:
             return run_checks(checks_from, tree, unsandboxed=unsandboxed, config=config)
         return run_public_tests(tree, config.public_tests, timeout=config.limits.notebook_timeout_s,
-                                memory_mb=config.limits.memory_mb)
+                                memory_mb=config.limits.memory_mb, select=select)
 
     if cache is not None:  # grade --local: a stage whose inputs did not change is not run again
         notebook, checks = cache.wrap(tree, config, nb.prepared, notebook if nb.handed_in else None, checks, notebook)
