@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import logging
+import signal
 import socket
 import tempfile
 from pathlib import Path
@@ -66,6 +67,10 @@ def url_of(server: BaseWSGIServer, host: str, token: str) -> str:
     return f"http://{shown}:{server.port}/?token={token}"
 
 
+def _stop(signum, frame):
+    raise KeyboardInterrupt
+
+
 def serve(out_dir: Path, *, host: str = "127.0.0.1", port: int | None = None, autograder: Path | None = None,
           anonymous: bool = False, out: TextIO) -> int:
     token = auth.new_token()
@@ -82,6 +87,10 @@ def serve(out_dir: Path, *, host: str = "127.0.0.1", port: int | None = None, au
             log.warning("listening on %s, not only this machine: whoever reaches it with the token can grade, and "
                         "plain HTTP carries the token in clear (an SSH tunnel to 127.0.0.1 is safer)", host)
         log.info("grading %s in the browser (grades in %s); Ctrl-C stops", out_dir, out_dir / "handgrading.sqlite")
+        # Ctrl-C or a kill stops it, even where it was started in the background with SIGINT ignored (a script's
+        # `grade serve ... &`: Python installs no Ctrl-C handler where the signal was ignored at its start)
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(signum, _stop)
         try:
             server.serve_forever()
         except KeyboardInterrupt:
