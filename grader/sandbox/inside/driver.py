@@ -433,14 +433,19 @@ def run_case(kid, case, inputs, job):
 def fixed_malloc():
     """glibc's malloc with fixed thresholds: large blocks always mapped on their own and returned when freed. Its
     default moves the thresholds with what the process freed before (the files unpacked, a warm start's history),
-    and a cost run's memory peak, read from outside, would move with them. 1 MiB, not glibc's starting 128 KiB: a
-    decoding state of 128 KiB (the hybrid's, B=16 × 4 heads × 16 × 16 float64) freed and allocated again at every
-    token was a fresh mapping each time, page faults and zeroing that made every step 2.2 × slower (6.8 s of the
-    hybrid's step case instead of 3.0 s); an L × L matrix (8 MiB at 1024 tokens) is mapped on its own either way."""
+    and a cost run's memory peak, read from outside, would move with them.
+
+    128 KiB, glibc's starting value, though a decoding state of exactly 128 KiB (the hybrid's: B=16 × 4 heads ×
+    16 × 16 float64), freed and allocated again at every token, is then a fresh mapping each time (page faults and
+    zeroing: its step case takes 6.8 s of CPU where 3.0 s would do). At 1 MiB such states come from the heap, and
+    the small tensors a run keeps between them (every 64th output) pin it: the heap grows with the number of steps
+    by an amount that depends on the order of each implementation's temporaries, and a correct alternative (an
+    epsilon added to the normalizer: one temporary more per step) measured 7 MiB more growth than the model and
+    lost its step items (the hybrid's mutant table). A fair peak is worth more than the seconds."""
     libc = ctypes.CDLL(None)
     if hasattr(libc, "mallopt"):
-        libc.mallopt(M_MMAP_THRESHOLD, 1 << 20)
-        libc.mallopt(M_TRIM_THRESHOLD, 1 << 20)
+        libc.mallopt(M_MMAP_THRESHOLD, 128 * 1024)
+        libc.mallopt(M_TRIM_THRESHOLD, 128 * 1024)
 
 
 def main():
