@@ -341,6 +341,28 @@ def _inner_reads(code: str, tree: ast.Module) -> dict[str, int] | None:
     return found
 
 
+def _call_effects(call: ast.Call, tree: ast.Module, modules: frozenset[str], reads: set[str],
+                  changes: set[str]) -> tuple[bool, bool]:
+    """What one call of a cell reads and may change (added to ``reads`` and ``changes``); (seeds, configures)."""
+    name = _call_name(call)
+    if name in LOOKUP_CALLS:  # globals()["x"], "x" in globals(): the names are strings
+        reads.update(c.value for c in ast.walk(tree) if isinstance(c, ast.Constant)
+                     and isinstance(c.value, str) and IDENT.match(c.value))
+    if name in IO_CALLS:
+        reads.add(IO)
+        changes.add(IO)
+    # a call may change what it is called on and what it is handed (not a module it is called on)
+    root = _root(call.func) if isinstance(call.func, ast.Attribute) else ""
+    if root and root not in modules:
+        changes.add(root)
+    for arg in (*call.args, *(k.value for k in call.keywords)):
+        arg = arg.value if isinstance(arg, ast.Starred) else arg
+        if isinstance(arg, (ast.Name, ast.Attribute, ast.Subscript)) and _root(arg):
+            changes.add(_root(arg))
+    # torch.set_default_dtype, np.set_printoptions, plt.style.use configure every later cell
+    return name in SEEDS, _root(call.func) in modules and name not in SEEDS and name.startswith(("set_", "use"))
+
+
 def cell_use(source: str, modules: frozenset[str] = frozenset()) -> CellUse:
     """What one code cell reads and changes (IPython magics and shell lines make it a configuring cell)."""
     tree, magic = _parse_cell(source)
@@ -348,7 +370,8 @@ def cell_use(source: str, modules: frozenset[str] = frozenset()) -> CellUse:
         return CellUse(frozenset({ALL}), frozenset({ALL}), True, True, False, True, names=frozenset({ALL}))
     bound = _bound_before(tree)
     inner = _inner_reads(_cell_code(source), tree)
-    if inner is None or "\0writes-globals" in inner:
+    if inner is None or "\0writes-globals" in inner or any(isinstance(c, (ast.Global, ast.Nonlocal))
+                                                            for c in ast.walk(tree)):
         return CellUse(frozenset({ALL}), frozenset({ALL}), True, True, False, True, names=frozenset({ALL}))
     reads = {name for name, n in inner.items() if bound.get(name, n) >= n}
     scoped = [{c for c in _same_scope(stmt) if isinstance(c, ast.Name)} for stmt in tree.body]
@@ -388,42 +411,25 @@ def cell_use(source: str, modules: frozenset[str] = frozenset()) -> CellUse:
                     # importing a function needs it to be there, not its body (the cells that call it use that)
                     reads.add(EXISTS + alias.name.split(".")[0])
                     imports.add(((alias.asname or alias.name).split(".")[0], f"{source_of}:{alias.name}"))
-            elif isinstance(child, (ast.Global, ast.Nonlocal)):
-                everything = True
             elif isinstance(child, ast.Call):
-                name = _call_name(child)
-                if name in LOOKUP_CALLS:  # globals()["x"], "x" in globals(): the names are strings
-                    reads.update(c.value for c in ast.walk(tree) if isinstance(c, ast.Constant)
-                                 and isinstance(c.value, str) and IDENT.match(c.value))
-                if name in SEEDS:
-                    seeds = True
-                if _root(child.func) in modules and name not in SEEDS and name.startswith(("set_", "use")):
-                    config = True  # torch.set_default_dtype, np.set_printoptions, plt.style.use
-                if name in IO_CALLS:
-                    reads.add(IO)
-                    changes.add(IO)
-                # a call may change what it is called on and what it is handed (not a module it is called on)
-                root = _root(child.func) if isinstance(child.func, ast.Attribute) else ""
-                if root and root not in modules:
-                    changes.add(root)
-                for arg in (*child.args, *(k.value for k in child.keywords)):
-                    arg = arg.value if isinstance(arg, ast.Starred) else arg
-                    if isinstance(arg, (ast.Name, ast.Attribute, ast.Subscript)) and _root(arg):
-                        changes.add(_root(arg))
+                seeds_here, config_here = _call_effects(child, tree, modules, reads, changes)
+                seeds, config = seeds or seeds_here, config or config_here
                 draws = True  # any call may draw from a global random stream (a module's init, torch.randn)
-    seeded_first = False
-    if draws:
-        first = next((s for s in tree.body if any(isinstance(c, ast.Call) for c in ast.walk(s))), None)
-        seeded_first = first is not None and any(isinstance(c, ast.Call) and _call_name(c) in SEEDS
-                                                 for c in ast.walk(first))
     if everything:
         reads.add(ALL)
         changes.add(ALL)
     # the units it may run: every name it uses, even one it bound itself (`from mod import f` then `f(x)`)
     names = reads | set(inner) | {c.id for c in ast.walk(tree) if isinstance(c, ast.Name)}
     names |= {source.rsplit(":", 1)[1].split(".")[0] for bound_name, source in imports if bound_name in names}
-    return CellUse(frozenset(reads), frozenset(changes), magic or config, draws and not seeded_first, seeds,
+    return CellUse(frozenset(reads), frozenset(changes), magic or config, draws and not _seeded_first(tree), seeds,
                    everything, frozenset(imports), frozenset(names))
+
+
+def _seeded_first(tree: ast.Module) -> bool:
+    """Whether the cell's first statement that calls anything seeds a random stream (what it draws after is its
+    own, whatever the cells before it drew)."""
+    first = next((s for s in tree.body if any(isinstance(c, ast.Call) for c in ast.walk(s))), None)
+    return first is not None and any(isinstance(c, ast.Call) and _call_name(c) in SEEDS for c in ast.walk(first))
 
 
 def cell_needs(uses: list[CellUse]) -> list[list[int]]:

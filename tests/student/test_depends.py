@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
+from grader.grading import public_tests
 from grader.grading.execute import NotebookRun
-from grader.grading.public_tests import TestCounts
 from grader.results import CellOutcome, Figure
 from grader.student import depends
 from grader.student.cache import LocalCache, Plan
@@ -183,13 +183,13 @@ def test_a_partial_notebook_run_reruns_the_stale_cells_and_keeps_the_others(tmp_
 def test_a_partial_test_run_merges_the_counts(tmp_path):
     cache = LocalCache(tmp_path)
     units = (depends.TestUnit("t.py::test_a", ("test_a",), "ka"), depends.TestUnit("t.py::test_b", ("test_b",), "kb"))
-    full = TestCounts(3, 0, {"test_a": True, "test_b": True}, counts={"test_a": (2, 0), "test_b": (1, 0)})
+    full = public_tests.TestCounts(3, 0, {"test_a": True, "test_b": True}, counts={"test_a": (2, 0), "test_b": (1, 0)})
     cache.tests("w1", lambda select=None: full, Plan((), (), (), units))
     asked = []
 
     def part(select=None):
         asked.append(select)
-        return TestCounts(0, 1, {"test_b": False}, counts={"test_b": (0, 1)})
+        return public_tests.TestCounts(0, 1, {"test_b": False}, counts={"test_b": (0, 1)})
     edited = (units[0], depends.TestUnit("t.py::test_b", ("test_b",), "kb*"))
     result = cache.tests("w2", part, Plan((), (), (), edited))
     assert asked == [("t.py::test_b",)]
