@@ -312,6 +312,32 @@ def test_grade_local_is_unofficial_and_lists_the_hidden_item(toy, tmp_path):
     assert cumsum.points == cumsum.max_points and not cumsum.hidden
 
 
+def test_grade_local_after_one_function_edit_reruns_only_what_uses_it(toy, tmp_path):
+    """An edit to a function no cell uses reuses the notebook and reruns only its test; a bug in the function the
+    notebook uses gives, from the cache, the report a run from nothing gives."""
+    folder = tmp_path / "toy"
+    shutil.copytree(toy.template, folder)
+    (folder / "toy.py").write_text((toy.solution / "toy.py").read_text())
+    assert cli.main(["--local", str(folder)]) == 0
+    first = load_report(folder / "grade-report" / "report.json")
+    module = (folder / "toy.py").read_text()
+    (folder / "toy.py").write_text(module.replace("return 2 * x", "return x + x"))
+    assert cli.main(["--local", str(folder)]) == 0
+    edited = load_report(folder / "grade-report" / "report.json")
+    assert any("no code cell can use what changed" in n for n in edited.notes), edited.notes
+    assert any("1 of 2 public tests ran again" in n for n in edited.notes), edited.notes
+    assert [(i.id, i.points) for i in edited.items] == [(i.id, i.points) for i in first.items]
+    (folder / "toy.py").write_text(module.replace("return torch.cumsum(x, dim=-1)", "return x"))
+    cli.main(["--local", str(folder)])
+    cached = load_report(folder / "grade-report" / "report.json")
+    shutil.rmtree(folder / ".lrkit-cache")
+    cli.main(["--local", str(folder)])
+    fresh = load_report(folder / "grade-report" / "report.json")
+    assert _item(cached, "cumsum").points < _item(first, "cumsum").points
+    assert [(i.id, i.points, i.messages) for i in cached.items] == [(i.id, i.points, i.messages) for i in fresh.items]
+    assert [(c.index, c.status) for c in cached.cells] == [(c.index, c.status) for c in fresh.cells]
+
+
 def test_student_zip_holds_no_hidden_material(toy):
     with zipfile.ZipFile(toy.student_zip) as zf:
         names = zf.namelist()
