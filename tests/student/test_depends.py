@@ -204,3 +204,36 @@ def test_a_cell_that_imports_and_calls_a_function_itself_is_keyed_by_its_body():
     assert _stale(keys, changed) == {1}  # cell 2 imports Layer (which calls used_by_b) but runs nothing of it
     gone = depends.cell_keys(_sources(MODULE.replace("class Layer:", "class Layer2:")), cells, "v")[0]
     assert 2 in _stale(keys, gone)  # ... and an import of a name that is no longer there is stale
+
+
+def test_a_damaged_or_hostile_cache_runs_the_stages_whole(tmp_path):
+    """The cache is a file in the student's folder: whatever it holds, the stages run (whole) and nothing raises."""
+    prepared = {"cells": [{"cell_type": "code", "id": "c0", "metadata": {}, "source": "x = 1"},
+                          {"cell_type": "code", "id": "c1", "metadata": {}, "source": "y = x"}]}
+    units = (depends.TestUnit("t.py::test_a", ("test_a",), "ka*"), depends.TestUnit("t.py::test_b", ("test_b",), "kb"))
+    plan = Plan((0, 1), ("k0", "k1*"), ((), (0,)), units)
+    full = _run([CellOutcome(0, "c0", "ok"), CellOutcome(1, "c1", "ok")])
+    counts = public_tests.TestCounts(2, 0, {"test_a": True, "test_b": True},
+                                     counts={"test_a": (1, 0), "test_b": (1, 0)})
+    hostile = [
+        {"key": "other", "value": {"status": "ok", "cell_keys": ["k0", "k1"], "cells": [1, 2], "figures": []}},
+        {"key": "other", "value": {"status": "ok", "cell_keys": ["k0", "k1"], "cells": [{"index": "x"}, {}],
+                                   "figures": "no", "units": {"ka": {"test_a": "many"}}, "counts": []}},
+        {"key": "other", "value": {"status": "ok", "cell_keys": "k0", "cells": {}, "units": [],
+                                   "counts": {"test_b": 5}}},
+        {"key": "other", "value": {"units": {"kb": {"test_b": [-1, 0]}}, "counts": {"test_b": [-1, 0]}}},
+        {"key": "other", "value": {"units": {"kb": {"test_b": [1, 0]}}, "counts": {"test_b": [1, 0], "zzz": [0, 1]}}},
+        ["not", "a", "record"], "{", 7,
+    ]
+    for n, record in enumerate(hostile):
+        folder = tmp_path / f"c{n}"
+        cache = LocalCache(folder)
+        cache.dir.mkdir(parents=True)
+        for stage in ("notebook", "tests"):
+            (cache.dir / f"{stage}.json").write_text(record if isinstance(record, str) else json.dumps(record))
+        runs = []
+        assert cache.notebook("whole", lambda part=None: runs.append(part) or full, plan, prepared) == full
+        assert runs == [None], record  # the whole notebook, not a part
+        ran = []
+        assert cache.tests("whole", lambda select=None: ran.append(select) or counts, plan) == counts
+        assert ran == [None], record
