@@ -37,6 +37,8 @@ ATTRIBUTE_CALLS = {"getattr", "setattr", "delattr", "hasattr"}  # by a name: a s
 # leading text names every unit it starts (getattr(la, f"retention_{form}")), anything else reaches every name
 LOOKUP_CALLS = {"globals", "locals", "vars"}  # read names by string: the cell's string constants are its reads
 PREFIX = "\0prefix:"
+MUTATORS = {"append", "extend", "insert", "pop", "popitem", "remove", "clear", "update", "setdefault", "add",
+            "discard", "sort", "reverse"}  # a container changed in place (and torch's in-place methods: add_ ...)
 EXISTS = "\0exists:"
 SEEDS = {"manual_seed", "seed", "set_rng_state", "set_state"}
 IO_CALLS = {"open", "save", "savez", "savetxt", "savefig", "load", "loadtxt", "to_csv", "read_csv", "read_text",
@@ -132,11 +134,15 @@ class Sources:
             self.unreadable.append(_digest(rel, text))
             return None
         rest = []
+        assigned, defined = _top_names(tree)
+        # one function that changes what the module keeps between calls: every unit of the file reaches everything
+        shared = {ALL} if any(_changes_shared_state(node, assigned, defined) for node in tree.body
+                              if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))) else set()
         for node in tree.body:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) \
                     and not _autouse(node):
                 self._add(Unit(f"{rel}::{node.name}", node.name, _digest(ast.dump(_without_docstring(node))),
-                               frozenset(_mentions(node))))
+                               frozenset(_mentions(node) | shared)))
             else:
                 rest.append(node)
         top = ast.Module(body=rest, type_ignores=[])
@@ -180,6 +186,37 @@ class Sources:
         there = sorted(f"{n}={bool(self._named(n[len(EXISTS):]))}" for n in names if n.startswith(EXISTS))
         keys = self.closure({n for n in names if not n.startswith(EXISTS)})
         return _digest(*sorted(self.unreadable), *there, *(f"{k}={self.units[k].fingerprint}" for k in keys))
+
+
+def _top_names(tree: ast.Module) -> tuple[set[str], set[str]]:
+    """(names a file's top level assigns, names it defines with def or class)."""
+    assigned, defined = set(), set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            defined.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            assigned.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+    return assigned, defined
+
+
+def _changes_shared_state(node: ast.AST, assigned: set[str], defined: set[str]) -> bool:
+    """Whether a function or class may change state its module keeps between calls (a cache dict filled, a
+    class attribute counted): then what one cell ran changes what another gets, which names alone do not show,
+    and the file's units count as reaching everything. A name the function binds itself is its own."""
+    own = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    own |= {a.arg for a in ast.walk(node) if isinstance(a, ast.arg)}
+    for child in ast.walk(node):
+        if isinstance(child, (ast.Subscript, ast.Attribute)) and isinstance(child.ctx, (ast.Store, ast.Del)):
+            root = _root(child)
+            if root not in own and root in assigned | defined:
+                return True
+        elif isinstance(child, ast.Call) and isinstance(child.func, ast.Attribute) \
+                and (child.func.attr in MUTATORS or child.func.attr.endswith("_")):
+            root = _root(child.func)
+            if root not in own and root in assigned:
+                return True
+    return False
 
 
 def _autouse(node: ast.AST) -> bool:

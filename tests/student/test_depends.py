@@ -237,3 +237,13 @@ def test_a_damaged_or_hostile_cache_runs_the_stages_whole(tmp_path):
         ran = []
         assert cache.tests("whole", lambda select=None: ran.append(select) or counts, plan) == counts
         assert ran == [None], record
+
+
+def test_a_module_that_keeps_state_between_calls_makes_every_cell_depend_on_everything():
+    keeping = (MODULE + "\nCACHE = {}\n\n\ndef remember(k, v):\n    CACHE[k] = v\n\n\n"
+               "def recall(k):\n    return CACHE.get(k)\n")
+    sources = _sources(keeping)
+    assert len(sources.closure({"recall"})) == len(sources.units)
+    assert len(_sources().closure({"used_by_b"})) < len(_sources().units)  # the plain module: only what it uses
+    local = _sources(MODULE + "\ndef fresh(x):\n    cache = {}\n    cache[x] = 1\n    return cache\n")
+    assert len(local.closure({"fresh"})) < len(local.units)  # a dict of its own is not shared state
