@@ -201,21 +201,42 @@ def _top_names(tree: ast.Module) -> tuple[set[str], set[str]]:
 
 
 def _changes_shared_state(node: ast.AST, assigned: set[str], defined: set[str]) -> bool:
-    """Whether a function or class may change state its module keeps between calls (a cache dict filled, a
-    class attribute counted): then what one cell ran changes what another gets, which names alone do not show,
-    and the file's units count as reaching everything. A name the function binds itself is its own."""
+    """Whether a function or class may change state its module keeps between calls, or the world outside it:
+    a cache dict filled, a mutable default argument, a class attribute counted (through the class, `type(self)`
+    or `__class__`), a function's attribute, a cached decorator, a file written. Then what one cell ran changes
+    what another gets, which names alone do not show, and the file's units count as reaching everything. A name
+    the function binds itself is its own."""
     own = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     own |= {a.arg for a in ast.walk(node) if isinstance(a, ast.arg)}
     for child in ast.walk(node):
+        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            defaults = [*child.args.defaults, *(d for d in child.args.kw_defaults if d)]
+            if any(isinstance(d, (ast.List, ast.Dict, ast.Set, ast.Call)) for d in defaults):
+                return True  # one object for every call
+            if any("cache" in ast.dump(d).lower() for d in getattr(child, "decorator_list", ())):
+                return True
         if isinstance(child, (ast.Subscript, ast.Attribute)) and isinstance(child.ctx, (ast.Store, ast.Del)):
             root = _root(child)
-            if root not in own and root in assigned | defined:
+            if (root not in own and root in assigned | defined) or _through_the_class(child):
                 return True
+        elif isinstance(child, ast.Call) and _call_name(child) in IO_CALLS:
+            return True
         elif isinstance(child, ast.Call) and isinstance(child.func, ast.Attribute) \
                 and (child.func.attr in MUTATORS or child.func.attr.endswith("_")):
             root = _root(child.func)
-            if root not in own and root in assigned:
+            if (root not in own and root in assigned) or _through_the_class(child.func):
                 return True
+    return False
+
+
+def _through_the_class(node: ast.AST) -> bool:
+    """x.__class__.a, type(x).a: an attribute of a class, reached from an instance."""
+    while isinstance(node, (ast.Attribute, ast.Subscript, ast.Call)):
+        if isinstance(node, ast.Attribute) and node.attr == "__class__":
+            return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "type":
+            return True
+        node = node.func if isinstance(node, ast.Call) else node.value
     return False
 
 
@@ -413,7 +434,7 @@ def cell_use(source: str, modules: frozenset[str] = frozenset()) -> CellUse:
     reads = {name for name, n in inner.items() if bound.get(name, n) >= n}
     scoped = [{c for c in _same_scope(stmt) if isinstance(c, ast.Name)} for stmt in tree.body]
     changes, imports = set(), set()
-    draws = seeds = config = everything = False
+    draws = seeds = config = everything = patched = False
     for n, stmt in enumerate(tree.body):
         for child in ast.walk(stmt):
             dynamic = _dynamic(child)
@@ -431,9 +452,11 @@ def cell_use(source: str, modules: frozenset[str] = frozenset()) -> CellUse:
             elif isinstance(child, ast.Attribute):
                 reads.add(child.attr)
                 if isinstance(child.ctx, (ast.Store, ast.Del)) and _root(child):
-                    changes.add(_root(child))  # x.a = ...: x changed (a module's attribute: every cell reading it)
+                    changes.add(_root(child))  # x.a = ...: x changed
+                    patched = patched or _root(child) in modules  # la.f = ..., a module patched: every later cell
             elif isinstance(child, ast.Subscript) and isinstance(child.ctx, (ast.Store, ast.Del)) and _root(child):
                 changes.add(_root(child))
+                patched = patched or _root(child) in modules  # os.environ["X"] = ...
             elif isinstance(child, ast.AugAssign) and _root(child.target):
                 reads.add(_root(child.target))
                 changes.add(_root(child.target))
@@ -458,8 +481,33 @@ def cell_use(source: str, modules: frozenset[str] = frozenset()) -> CellUse:
     # the units it may run: every name it uses, even one it bound itself (`from mod import f` then `f(x)`)
     names = reads | set(inner) | {c.id for c in ast.walk(tree) if isinstance(c, ast.Name)}
     names |= {source.rsplit(":", 1)[1].split(".")[0] for bound_name, source in imports if bound_name in names}
-    return CellUse(frozenset(reads), frozenset(changes), magic or config, draws and not _seeded_first(tree), seeds,
+    # a value changed in place that the cell did not make may be another name's too (Q2 = Q, a view of Q)
+    if _changes_in_place(tree, bound):
+        changes.add(ALL)
+    return CellUse(frozenset(reads), frozenset(changes), magic or config or patched,
+                   draws and not _seeded_first(tree), seeds,
                    everything, frozenset(imports), frozenset(names))
+
+
+def _changes_in_place(tree: ast.Module, bound: dict[str, int]) -> bool:
+    """Whether a cell changes, in place, a value bound before it (x[0] = ..., x.add_(...), xs.append(...), x += ...
+    on a tensor): values may be shared between names, so every later cell may see the change."""
+    for n, stmt in enumerate(tree.body):
+        for child in ast.walk(stmt):
+            target = None
+            if isinstance(child, (ast.Subscript, ast.Attribute)) and isinstance(child.ctx, (ast.Store, ast.Del)):
+                target = child
+            elif isinstance(child, ast.AugAssign) and not isinstance(child.target, ast.Name):
+                target = child.target
+            elif isinstance(child, ast.AugAssign):
+                target = child.target  # x += y changes a tensor in place
+            elif isinstance(child, ast.Call) and isinstance(child.func, ast.Attribute) \
+                    and (child.func.attr in MUTATORS or child.func.attr.endswith("_")):
+                target = child.func
+            root = _root(target) if target is not None else ""
+            if root and bound.get(root, n + 1) > n:  # not the cell's own (bound in an earlier statement)
+                return True
+    return False
 
 
 def _seeded_first(tree: ast.Module) -> bool:

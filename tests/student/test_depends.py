@@ -247,3 +247,21 @@ def test_a_module_that_keeps_state_between_calls_makes_every_cell_depend_on_ever
     assert len(_sources().closure({"used_by_b"})) < len(_sources().units)  # the plain module: only what it uses
     local = _sources(MODULE + "\ndef fresh(x):\n    cache = {}\n    cache[x] = 1\n    return cache\n")
     assert len(local.closure({"fresh"})) < len(local.units)  # a dict of its own is not shared state
+
+
+def test_state_kept_where_names_do_not_show_it_counts_as_everything():
+    for extra in ("def memo(x, seen={}):\n    seen[x] = 1\n    return len(seen)\n",
+                  "class Counter:\n    def tick(self):\n        type(self).count += 1\n",
+                  "class Counter:\n    def tick(self):\n        self.__class__.count += 1\n",
+                  "import functools\n\n\n@functools.lru_cache(maxsize=None)\ndef slow(n):\n    return n\n",
+                  "def dump(x):\n    torch.save(x, 'x.pt')\n"):
+        sources = _sources(MODULE + "\n\n" + extra)
+        assert len(sources.closure({"used_by_b"})) == len(sources.units), extra
+    # in a cell: a module patched or an environment variable set configures every later cell; a value an earlier
+    # cell made, changed in place, may be another name's too
+    assert depends.cell_use("import mod\nmod.helper = lambda x: x", frozenset({"mod"})).config
+    assert depends.cell_use("os.environ['X'] = '1'", frozenset({"os"})).config
+    assert depends.ALL in depends.cell_use("Q.add_(1)").changes
+    assert depends.ALL in depends.cell_use("Q[0] = 1").changes
+    own = depends.cell_use("ys = []\nfor t in range(3):\n    ys.append(t)")
+    assert depends.ALL not in own.changes  # its own list
