@@ -287,6 +287,9 @@ def test_units(sources: Sources, test_files: dict[str, str], common: str) -> lis
 # ----------------------------------------------------------------------------- notebook cells
 
 IPY_LINE = re.compile(r"^\s*[%!]|^\s*\S.*\?\s*$")
+# magics that run code, load or drop names, or write files: the cell may read and change anything
+IPY_ANYTHING = re.compile(r"^\s*(!|%%?(run|load|store|writefile|reset|xdel|autoreload|aimport|macro|recall|rerun|"
+                          r"bash|sh|script|system|sx|capture|time|timeit|prun|debug|env|cd|pushd|popd|bookmark))")
 
 
 @dataclass(frozen=True)
@@ -424,7 +427,7 @@ def _call_effects(call: ast.Call, tree: ast.Module, modules: frozenset[str], rea
 def cell_use(source: str, modules: frozenset[str] = frozenset()) -> CellUse:
     """What one code cell reads and changes (IPython magics and shell lines make it a configuring cell)."""
     tree, magic = _parse_cell(source)
-    if tree is None:
+    if tree is None or any(IPY_ANYTHING.match(line) for line in source.splitlines()):
         return CellUse(frozenset({ALL}), frozenset({ALL}), True, True, False, True, names=frozenset({ALL}))
     bound = _bound_before(tree)
     inner = _inner_reads(_cell_code(source), tree)

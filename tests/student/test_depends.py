@@ -265,3 +265,11 @@ def test_state_kept_where_names_do_not_show_it_counts_as_everything():
     assert depends.ALL in depends.cell_use("Q[0] = 1").changes
     own = depends.cell_use("ys = []\nfor t in range(3):\n    ys.append(t)")
     assert depends.ALL not in own.changes  # its own list
+
+
+def test_magics_that_run_code_or_write_files_read_and_change_everything():
+    for source in ("%run other.py", "%%writefile data.txt\n1,2", "!python make_data.py", "%load_ext autoreload\n"
+                   "%autoreload 2", "%env X=1", "%%time\nx = f(1)"):
+        assert depends.cell_use(source).everything, source
+    assert not depends.cell_use("%matplotlib inline\nimport torch").everything  # a setting: config only
+    assert depends.cell_use("%matplotlib inline\nimport torch").config
