@@ -402,6 +402,20 @@ def _inner_reads(code: str, tree: ast.Module) -> dict[str, int] | None:
     return found
 
 
+def _import_effects(node: ast.Import | ast.ImportFrom, reads: set[str], imports: set[tuple[str, str]]) -> bool:
+    """What an import reads and binds (added to ``reads`` and ``imports``); True for `from m import *`."""
+    source_of = getattr(node, "module", None) or ""
+    star = False
+    for alias in node.names:
+        if alias.name == "*":
+            star = True
+            continue
+        # importing a function needs it to be there, not its body (the cells that call it use that)
+        reads.add(EXISTS + alias.name.split(".")[0])
+        imports.add(((alias.asname or alias.name).split(".")[0], f"{source_of}:{alias.name}"))
+    return star
+
+
 def _call_effects(call: ast.Call, tree: ast.Module, modules: frozenset[str], reads: set[str],
                   changes: set[str]) -> tuple[bool, bool]:
     """What one call of a cell reads and may change (added to ``reads`` and ``changes``); (seeds, configures)."""
@@ -466,14 +480,7 @@ def cell_use(source: str, modules: frozenset[str] = frozenset()) -> CellUse:
             elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 changes.add(child.name)
             elif isinstance(child, (ast.Import, ast.ImportFrom)):
-                source_of = getattr(child, "module", None) or ""
-                for alias in child.names:
-                    if alias.name == "*":
-                        everything = True
-                        continue
-                    # importing a function needs it to be there, not its body (the cells that call it use that)
-                    reads.add(EXISTS + alias.name.split(".")[0])
-                    imports.add(((alias.asname or alias.name).split(".")[0], f"{source_of}:{alias.name}"))
+                everything = _import_effects(child, reads, imports) or everything
             elif isinstance(child, ast.Call):
                 seeds_here, config_here = _call_effects(child, tree, modules, reads, changes)
                 seeds, config = seeds or seeds_here, config or config_here
