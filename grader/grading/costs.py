@@ -74,7 +74,12 @@ RUNS = 3  # measurements of a student's run at most (a work bound failed: measur
 RECHECK_SLACK_S = 0.1  # a long run measured again is stopped this far past the bound it must meet
 MODEL_RUNS = 2  # measurements of the model solution's run (once per bundle and machine: `model_costs`)
 
-ONLY_CORRECT = "(a cost counts only for correct outputs)"  # the one rule's words in a failing case's message
+ONLY_CORRECT = "(a cost counts only for correct outputs)"
+# The float64 references of the cost cases are computed in the grader's own process, when first needed (the
+# checks cache them): a long one (128 sequences of 16384 tokens) holds ~300 MB while it is made, and two made at
+# once by a batch's two threads took the grader 708 MB over where it started (the adversarial batch's memory cap
+# is 512 MB). One at a time: the second thread waits for the first, then finds it cached or makes its own.
+_REFERENCES = threading.Lock()  # the one rule's words in a failing case's message
 
 
 def charged_by_rule(messages: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
@@ -309,7 +314,9 @@ def _answer_problem(spec: CheckSpec, case: CostCase, n: int, answer: RunAnswer) 
     at = f"at {case.length_key}={n}"
     if answer.got is None:
         return f"{at}: {answer.why or 'no result'}"
-    outputs = Case(label=case.label, inputs={}, expect=case.expect(n), atol=case.atol, rtol=case.rtol)
+    with _REFERENCES:  # one reference at a time: a long one holds hundreds of MB while it is computed
+        expect = case.expect(n)
+    outputs = Case(label=case.label, inputs={}, expect=expect, atol=case.atol, rtol=case.rtol)
     outcome = judge_case(spec, outputs, answer.got)
     if not outcome.passed:
         return f"{at}: " + outcome.message.split(": ", 1)[-1].rstrip(".") + f" {ONLY_CORRECT}"
