@@ -507,10 +507,8 @@ def _changes_in_place(tree: ast.Module, bound: dict[str, int]) -> bool:
             target = None
             if isinstance(child, (ast.Subscript, ast.Attribute)) and isinstance(child.ctx, (ast.Store, ast.Del)):
                 target = child
-            elif isinstance(child, ast.AugAssign) and not isinstance(child.target, ast.Name):
-                target = child.target
             elif isinstance(child, ast.AugAssign):
-                target = child.target  # x += y changes a tensor in place
+                target = child.target  # x += y changes a tensor in place, x[0] += y too
             elif isinstance(child, ast.Call) and isinstance(child.func, ast.Attribute) \
                     and (child.func.attr in MUTATORS or child.func.attr.endswith("_")):
                 target = child.func
