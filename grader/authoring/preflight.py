@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 log = logging.getLogger(__name__)
+CALLER = Path(__file__).resolve().parents[1] / "sandbox" / "inside" / "caller.py"  # what the probes call through
 
 CHILD = r'''
 import importlib.util, json, sys, traceback
@@ -31,6 +32,10 @@ import numpy as np
 
 job, tree = Path(sys.argv[1]), sys.argv[2]
 sys.path.append(tree)
+spec = importlib.util.spec_from_file_location("lrkit_caller", sys.argv[3])  # lrkit_harness, as in the driver
+caller = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(caller)
+caller.install()
 
 def failure(exc):
     text = str(exc).strip().split("\n")[0] if str(exc).strip() else ""
@@ -114,7 +119,7 @@ def run_probes(tree: Path, chosen: list, timeout_s: float) -> tuple[Failure | No
         (job / "cases.json").write_text(json.dumps(manifest, default=float))
         env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "LRKIT_GRADING": "1"}
         try:
-            subprocess.run([sys.executable, "-c", CHILD, str(job), str(tree)], cwd=tree, env=env,
+            subprocess.run([sys.executable, "-c", CHILD, str(job), str(tree), str(CALLER)], cwd=tree, env=env,
                            capture_output=True, timeout=timeout_s, check=False)
         except subprocess.TimeoutExpired:
             return Failure("TimeoutError", f"the probes did not finish within {timeout_s:g} s", ()), {}

@@ -9,6 +9,10 @@ content), the case (its check, label, lengths and inputs), how runs are measured
 content of the harness that runs inside them: `grader/sandbox/inside/`, whose malloc settings move the figures) and
 the machine (host, CPU, kernel, Python, torch). They are kept `KEPT_S`: a machine's speed drifts (updates, other
 tenants), and a fresh measurement costs only seconds. The files hold seconds and bytes, nothing hidden.
+
+Beside them lies the grader's `secret` (random bytes, made once): it decides where each cost case comes in its
+run (`probing._companions`), the same for the model and for every student on this machine, so what the earlier
+cases leave behind weighs the same on both sides of a verdict, and no student can know it.
 """
 from __future__ import annotations
 
@@ -83,7 +87,8 @@ class Kept:
     def _path(self, check: str, case: CostCase) -> Path:
         inputs = sorted((k, repr(v)) for k, v in case.inputs.items())
         key = json.dumps([VERSION, self.bundle, self.unsandboxed, harness(), machine(), check, case.label,
-                          list(case.lengths), case.length_key, case.grows, case.sequences, inputs])
+                          list(case.lengths), case.length_key, case.grows, case.sequences, inputs,
+                          hashlib.sha256(secret()).hexdigest()])  # the model was measured at this secret's cuts
         return self.folder / f"{hashlib.sha256(key.encode()).hexdigest()}.json"
 
     def load(self, check: str, case: CostCase) -> tuple[Measurement, Measurement] | None:
@@ -113,6 +118,39 @@ class Kept:
             os.replace(tmp, path)
         except OSError as exc:
             log.info("the model's cost measurements were not kept (%s): the next grader measures them again", exc)
+
+
+SECRET_BYTES = 32
+_SECRET: list[bytes] = []
+
+
+def secret() -> bytes:
+    """The grader's own random bytes (``model-costs/secret``, 0600, made once; per process where the grader has no
+    cache of its own). Never in a bundle, a report or a run: a student cannot read or guess it."""
+    if _SECRET:
+        return _SECRET[0]
+    folder = user_cache("model-costs")
+    value = os.urandom(SECRET_BYTES)
+    if folder is not None:
+        path = folder / "secret"
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+            with os.fdopen(fd, "wb") as fh:  # the first grader makes it; the others read it
+                fh.write(value)
+        except FileExistsError:
+            pass
+        except OSError as exc:
+            log.info("the grader's secret was not kept (%s): this process draws its own", exc)
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+            with os.fdopen(fd, "rb") as fh:
+                kept = fh.read(SECRET_BYTES + 1)
+            if len(kept) == SECRET_BYTES and os.stat(path, follow_symlinks=False).st_uid == os.getuid():
+                value = kept
+        except OSError:
+            pass
+    _SECRET.append(value)
+    return _SECRET[0]
 
 
 def kept_for(checks_tree: Path, unsandboxed: bool, stamp: object) -> Kept | None:

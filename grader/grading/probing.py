@@ -8,9 +8,11 @@ allocated) and judged here with `checks.judge_case`. Student code is never impor
 here. A case that hangs, crashes or sends garbage costs that case; the driver starts a
 fresh student process for the rest.
 
-Cost cases (`costs.CostCase`) run differently: each length alone, in a sandboxed run of its
-own, the student's code and the model solution's, measured from outside by the run's cgroup
-(`costs.judge_cost` decides them from those measurements and the outputs).
+Cost cases (`costs.CostCase`) run differently: each length in a sandboxed run of its own, the
+student's code and the model solution's, measured from outside by the run's cgroup
+(`costs.judge_cost` decides them from those measurements and the outputs). Inside, such a run is
+the comparing check's run: its cases in their order, up to a point drawn at random, then the cost
+case (`_companions`).
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ import dataclasses
 import functools
 import io
 import logging
+import hashlib
 import shutil
 import threading
 from dataclasses import dataclass
@@ -35,7 +38,7 @@ from grader.sandbox import channel
 log = logging.getLogger(__name__)
 
 DRIVER = sandbox.inside_script("driver.py")
-DRIVER_MODULES = ("wire.py",)  # what the driver loads from its own folder (copied beside it, where present)
+DRIVER_MODULES = ("wire.py", "caller.py")  # what the driver loads from its own folder (copied beside it, where present)
 MAX_RESULT_BYTES = 32 * 1024 * 1024  # one case's answer
 # Every check run's room: no sockets (kernel socket buffers are memory a cgroup v1 host does not charge to
 # the run) and 4 MiB to write in /tmp and in the submission's copy (files written there are tmpfs pages the run
@@ -238,7 +241,9 @@ def _with_costs(checked: CheckRun, planned: list[PlannedCase], measured: list[Pl
             by_id[p.id] = CaseOutcome(p.spec.name, p.case.label, False,
                                       f"{p.spec.title} [{p.case.label}]: not checked, because {import_failed}.")
             continue
-        runner = _alone_runner(p, checks_tree, submission, config, unsandboxed, cancel, notes, spent)
+        compared = [q for q in planned if isinstance(q.case, Case) and q.spec.name == p.case.compared_by]
+        pools = {"model": compared, "student": [q for q in compared if by_id[q.id].passed]}
+        runner = _alone_runner(p, checks_tree, submission, config, unsandboxed, cancel, notes, spent, pools)
         by_id[p.id] = costs.judge_cost(p.spec, p.case, runner, stamp, kept)
     return CheckRun(tuple(by_id[p.id] for p in planned), tuple(notes), checked.isolation,
                     round(checked.seconds + spent[0], 3), checked.import_hung, spent[2],
@@ -251,19 +256,46 @@ def _stamp(checks_tree: Path) -> tuple[str, int]:
     return str(verdicts), verdicts.stat().st_mtime_ns if verdicts.is_file() else 0
 
 
+def _cut(p: PlannedCase, pool: list[PlannedCase]) -> int:
+    """How many of ``pool`` come before the cost case ``p`` in its runs: drawn from the grader's secret
+    (`model_costs.secret`), so the model's runs and every student's have the same (a student who failed some of
+    the comparing cases has fewer to draw from), and no student can know it."""
+    if not pool:
+        return 0
+    digest = hashlib.sha256(model_costs.secret() + b"\0" + p.id.encode()).digest()
+    return 1 + int.from_bytes(digest[:8], "big") % len(pool)
+
+
+def _companions(p: PlannedCase, pool: list[PlannedCase], cut: int) -> list[tuple[str, str, dict, str]]:
+    """A cost run's cases: the comparing check's cases (``pool``), in their order, up to a point drawn at random
+    (``cut``, at least one), then the cost case; all in one process, as the comparing check's own run has them.
+
+    From inside, then, the run that measures a form is the run that compares it: no first call, no count of calls
+    and nothing the earlier cases left behind tells them apart (only the inputs' size does: docs/authoring.md,
+    "What no measurement closes"). The companions are small; for the student, only those it passed in the
+    ordinary run (they ran there without a crash). Their answers are not judged again. The cut is the model's and
+    every student's (`_cut`): what the companions leave in the heap (a few MiB, depending on how many ran) weighs
+    the same in the model's runs and the student's, at both lengths."""
+    group = p.spec.name  # one child for the run
+    return [(q.id, q.spec.probe, q.case.inputs, group) for q in pool[:cut]]
+
+
 def _alone_runner(p: PlannedCase, checks_tree: Path, submission: Path, config: AssignmentConfig,
-                  unsandboxed: bool, cancel, notes: list[str], spent: list[float]) -> costs.Runner:
-    """`costs.Runner` for one cost case: each call is one sandboxed run of the probe alone (the student's code,
-    or the model solution's), measured by the run's own cgroup after it ended."""
+                  unsandboxed: bool, cancel, notes: list[str], spent: list[float],
+                  pools: dict[str, list[PlannedCase]]) -> costs.Runner:
+    """`costs.Runner` for one cost case: each call is one sandboxed run (the student's code, or the model
+    solution's) of the probe after some of the comparing check's cases (`_companions`), measured by the run's own
+    cgroup after it ended."""
     limits = config.limits
+    cuts = {whose: _cut(p, pool) for whose, pool in pools.items()}
     run_limits = sandbox.RunLimits(wall_s=2 * limits.case_timeout_s + 30, memory_mb=limits.memory_mb,
                                    max_channel_bytes=MAX_CHANNEL_BYTES, cpu_time_s=limits.case_timeout_s,
                                    **CHECK_ROOM)
 
     def run(whose: str, inputs, cpu_limit_s: float | None) -> costs.RunAnswer:
         model = whose == "model"
-        job = _job_bytes(checks_tree, config, [(p.id, p.spec.probe, dict(inputs), p.spec.name)],
-                         2 * limits.case_timeout_s)
+        cases = _companions(p, pools[whose], cuts[whose]) + [(p.id, p.spec.probe, dict(inputs), p.spec.name)]
+        job = _job_bytes(checks_tree, config, cases, 2 * limits.case_timeout_s)
         capped = run_limits if cpu_limit_s is None else dataclasses.replace(
             run_limits, cpu_time_s=min(cpu_limit_s, run_limits.cpu_time_s))
         result = _sandboxed(checks_tree, checks_tree if model else submission, job, capped,
@@ -294,12 +326,14 @@ def _alone_answer(p: PlannedCase, result: sandbox.RunResult, limits, run_limits,
     for message in decoded:
         entry = message.header
         _tamper_notes(entry.get("tampered"), notes)
-        if entry.get("event") != "case" or entry.get("case") != p.id:
+        if entry.get("event") != "case":
             continue
-        if _tampered(entry):
+        if _tampered(entry):  # in any case of the measured run
             return None, f"not trusted: {_tampered(entry)} (flagged for review)", False
         if _introspected(entry):
             return None, f"not trusted: {_introspected(entry)} (flagged for review)", False
+        if entry.get("case") != p.id:
+            continue
         if "error" in entry:
             return None, _error_text(entry["error"]), True
         if "stopped" in entry:

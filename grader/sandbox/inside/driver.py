@@ -43,6 +43,8 @@ def _beside(name):
 
 
 wire = _beside("wire")
+student_thread = _beside("caller")  # where the probes call the student's code (`caller.py`)
+CALLER = None  # the child's Caller, made before the probes' source runs
 
 CHANNEL = int(os.environ.pop("LRKIT_CHANNEL_FD"))
 WATCHED = {
@@ -63,7 +65,7 @@ PROBES = {}  # "module", its "marks" and its "functions", as loaded before any s
 MAX_MESSAGE = 400
 MAX_HEADER = 256 * 1024
 PR_SET_DUMPABLE = 4
-M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # mallopt parameters (glibc)
+M_TRIM_THRESHOLD, M_MMAP_THRESHOLD, M_ARENA_MAX = -1, -3, -8  # mallopt parameters (glibc)
 
 
 class Gone(Exception):  # the other end closed, or stopped answering in time
@@ -112,6 +114,10 @@ def _finite(text):  # no inf from "1e999" either
     return float(text) if math.isfinite(float(text)) else _no_constant("a number too large")
 
 
+WATCHED.update({f"lrkit_harness.{n}": (lambda n=n: getattr(student_thread.Caller, n).__code__)
+                for n in ("call", "steps", "_run", "serve")})
+
+
 def snapshot():
     return {name: id(get()) for name, get in WATCHED.items()}
 
@@ -141,6 +147,8 @@ def tampered(before):
                     if marks.get(n) != PROBES["marks"].get(n)][:3]
     if sys.gettrace() is not None:
         changed.append("sys.settrace")
+    if CALLER is not None and CALLER.traced:
+        changed.append("sys.settrace (on the thread the probes call it from)")
     if sys.getprofile() is not None:
         changed.append("sys.setprofile")
     return changed
@@ -297,6 +305,8 @@ def child(job, cases_r, answers_w):
     submission = job["submission"]
     with contextlib.suppress(OSError), open("/proc/self/oom_score_adj", "w") as fh:
         fh.write("1000")  # under memory pressure, this process goes first
+    global CALLER
+    CALLER = student_thread.install()  # before the probes' source runs: it imports lrkit_harness
     probes = types.ModuleType("lrkit_probes")
     sys.modules["lrkit_probes"] = probes
     exec(compile(job.pop("probes"), "<probes>", "exec"), probes.__dict__)
@@ -446,6 +456,7 @@ def fixed_malloc():
     if hasattr(libc, "mallopt"):
         libc.mallopt(M_MMAP_THRESHOLD, 128 * 1024)
         libc.mallopt(M_TRIM_THRESHOLD, 128 * 1024)
+        libc.mallopt(M_ARENA_MAX, 1)  # the thread the probes call the student's code on uses the same heap
 
 
 def main():

@@ -4,38 +4,57 @@ Each probe runs in the sandbox beside the student's code. It holds no expected v
 inputs come in (numpy float64 arrays, Python scalars and strings), tensors go out.
 Probes that run a form several times take numbered inputs (Q0, K0, V0, Q1, ...) and
 return numbered outputs (y0, y1, ...); the verdicts compare them with each other.
+
+Every call of the student's code goes through the harness (`call`, `steps`: grader/sandbox/inside/caller.py), on
+a thread of its own: what the code can see above itself is the same in every probe, so the runs that measure a
+form look, from inside it, like the runs that compare it. Inputs are handed over the same way everywhere too
+(`_t`: a fresh, contiguous, writable float64 array of numpy's).
 """
 import numpy as np
 import torch
+from lrkit_harness import call, steps
 
 
 def _t(a, dtype=torch.float64):
-    return torch.from_numpy(np.ascontiguousarray(a)).to(dtype)
+    """An input as every probe hands it over: over a C-contiguous, writable float64 array of numpy's own."""
+    a = np.asarray(a)
+    if not (a.dtype == np.float64 and a.flags.c_contiguous and a.flags.writeable and a.flags.owndata):
+        a = np.array(a, dtype=np.float64, order="C", copy=True)
+    return torch.from_numpy(a).to(dtype)
 
 
 def _gamma(gamma, dtype=torch.float64):
     return _t(gamma, dtype) if isinstance(gamma, np.ndarray) else float(gamma)
 
 
+def _token(x, t):
+    """Token t of x (..., L, n) as a decoder hands it over: a tensor of its own, as `_step_cost` draws them (a
+    view where the inputs are laid out as views themselves: the layout cases)."""
+    if not x.is_contiguous():
+        return x[..., t, :]
+    return torch.from_numpy(np.array(x[..., t, :].numpy(), order="C", copy=True)).to(x.dtype)
+
+
 def _by_steps(la, Q, K, V):
-    state = la.LinearAttentionState(Q.shape[-1], V.shape[-1])
-    return torch.stack([state.step(Q[..., t, :], K[..., t, :], V[..., t, :]) for t in range(Q.shape[-2])], dim=-2)
+    state = call((la, "LinearAttentionState"), Q.shape[-1], V.shape[-1])
+    ys = steps((state, "step"), Q.shape[-2], lambda t: ((_token(Q, t), _token(K, t), _token(V, t)), {}))
+    return torch.stack([torch.as_tensor(y) for y in ys], dim=-2)
 
 
 def _linear(la, form, Q, K, V):
     if form == "parallel":
-        return la.linear_attention_parallel(Q, K, V)
+        return call((la, "linear_attention_parallel"), Q, K, V)
     if form == "recurrent":
-        return la.linear_attention_recurrent(Q, K, V)
+        return call((la, "linear_attention_recurrent"), Q, K, V)
     return _by_steps(la, Q, K, V)
 
 
 def _retention(la, form, Q, K, V, gamma, chunk_size):
     if form == "parallel":
-        return la.retention_parallel(Q, K, V, gamma)
+        return call((la, "retention_parallel"), Q, K, V, gamma)
     if form == "recurrent":
-        return la.retention_recurrent(Q, K, V, gamma)
-    return la.retention_chunkwise(Q, K, V, gamma, chunk_size)
+        return call((la, "retention_recurrent"), Q, K, V, gamma)
+    return call((la, "retention_chunkwise"), Q, K, V, gamma, chunk_size)
 
 
 def _laid_out(x, layout):
@@ -72,7 +91,8 @@ def chunk_states(n, **kw):
     import linear_attention as la
     out = {}
     for i in range(n):
-        y, R = la.retention_chunkwise(*_qkv(kw, i), _gamma(kw[f"gamma{i}"]), kw[f"chunk{i}"], return_state=True)
+        y, R = call((la, "retention_chunkwise"), *_qkv(kw, i), _gamma(kw[f"gamma{i}"]), kw[f"chunk{i}"],
+                    return_state=True)
         out[f"y{i}"], out[f"R{i}"] = y, R
     return out
 
@@ -83,13 +103,13 @@ def unified_runs(mode, n, **kw):
     for i in range(n):
         gamma = _gamma(kw[f"gamma{i}"]) if f"gamma{i}" in kw else None
         gate = _t(kw[f"gate{i}"]) if f"gate{i}" in kw else None
-        out[f"y{i}"] = la.unified_recurrence(*_qkv(kw, i), mode, gamma=gamma, gate=gate)
+        out[f"y{i}"] = call((la, "unified_recurrence"), *_qkv(kw, i), mode, gamma=gamma, gate=gate)
     return out
 
 
 def feature(x):
     import linear_attention as la
-    return {"phi": la.feature_map(_t(x))}
+    return {"phi": call((la, "feature_map"), _t(x))}
 
 
 def gamma_rejected(form, gamma, lead, near=None):
@@ -120,7 +140,7 @@ def unified_rejected(mode, given):
     extra = {"gamma": 0.5 if "gamma" in given else None, "gate": torch.full((4,), 0.5, dtype=torch.float64)
              if "gate" in given else None}
     try:
-        la.unified_recurrence(Q, Q.flip(-1), Q, mode, **extra)
+        call((la, "unified_recurrence"), Q, Q.flip(-1), Q, mode, **extra)
     except ValueError:
         return {"raised": "ValueError"}
     except Exception as exc:  # a different exception is a wrong answer, not a crash
@@ -130,7 +150,7 @@ def unified_rejected(mode, given):
 
 def multiscale(num_heads):
     import linear_attention as la
-    return {"gamma": la.multiscale_decays(num_heads)}
+    return {"gamma": call((la, "multiscale_decays"), num_heads)}
 
 
 def two_states(dtype="float64", **kw):
@@ -140,15 +160,15 @@ def two_states(dtype="float64", **kw):
     kind = torch.float32 if dtype == "float32" else torch.float64
     (Qa, Ka, Va), (Qb, Kb, Vb) = _qkv(kw, 0, kind), _qkv(kw, 1, kind)
     out = {"alone0": _by_steps(la, Qa, Ka, Va), "alone1": _by_steps(la, Qb, Kb, Vb)}
-    a = la.LinearAttentionState(Qa.shape[-1], Va.shape[-1])
-    ya = [a.step(Qa[..., t, :], Ka[..., t, :], Va[..., t, :]) for t in range(2)]   # a is under way ...
-    b = la.LinearAttentionState(Qb.shape[-1], Vb.shape[-1])                        # ... when b is made
+    a = call((la, "LinearAttentionState"), Qa.shape[-1], Va.shape[-1])
+    ya = [call((a, "step"), _token(Qa, t), _token(Ka, t), _token(Va, t)) for t in range(2)]  # a is under way ...
+    b = call((la, "LinearAttentionState"), Qb.shape[-1], Vb.shape[-1])                       # ... when b is made
     yb = []
     for t in range(max(Qa.shape[-2], Qb.shape[-2])):
         if t < Qb.shape[-2]:
-            yb.append(b.step(Qb[..., t, :], Kb[..., t, :], Vb[..., t, :]))
+            yb.append(call((b, "step"), _token(Qb, t), _token(Kb, t), _token(Vb, t)))
         if 2 <= t < Qa.shape[-2]:
-            ya.append(a.step(Qa[..., t, :], Ka[..., t, :], Va[..., t, :]))
+            ya.append(call((a, "step"), _token(Qa, t), _token(Ka, t), _token(Va, t)))
     out["side0"], out["side1"] = torch.stack(ya, dim=-2), torch.stack(yb, dim=-2)
     out["again0"] = _by_steps(la, Qa, Ka, Va)   # a fresh state after all that: where the others left nothing
     return {k: v.to(torch.float64) if isinstance(v, torch.Tensor) else v for k, v in out.items()}
@@ -163,7 +183,7 @@ def dtypes(gamma, chunk_size, gate, **kw):
         outs = {f"linear_{form}": _linear(la, form, q, k, v) for form in ("parallel", "recurrent", "step")}
         for form in ("parallel", "recurrent", "chunkwise"):
             outs[f"retention_{form}"] = _retention(la, form, q, k, v, float(gamma), chunk_size)
-        outs["unified_gated"] = la.unified_recurrence(q, k, v, "gated", gate=_t(gate, dtype))
+        outs["unified_gated"] = call((la, "unified_recurrence"), q, k, v, "gated", gate=_t(gate, dtype))
         for name, y in outs.items():
             if suffix == "32":
                 kinds.append(str(getattr(y, "dtype", type(y).__name__)))
@@ -177,9 +197,10 @@ def dtypes(gamma, chunk_size, gate, **kw):
 # run's memory peak and CPU time from outside it. The probe only runs the form and returns its outputs.
 
 def _seeded(seed, lead, L, m, d_v):
-    """Q, K, V (float64) made from ``seed`` exactly as the checks' reference makes them (numpy's default_rng)."""
+    """Q, K, V (float64) made from ``seed`` exactly as the checks' reference makes them (numpy's default_rng),
+    handed over as every probe hands them (`_t`)."""
     rng = np.random.default_rng(seed)
-    return tuple(torch.from_numpy(rng.standard_normal((*lead, L, n))) for n in (m, m, d_v))
+    return tuple(_t(rng.standard_normal((*lead, L, n))) for n in (m, m, d_v))
 
 
 def form_cost(form, L, lead, m, d_v, gamma, chunk_size, seed, tail, every):
@@ -192,11 +213,9 @@ def form_cost(form, L, lead, m, d_v, gamma, chunk_size, seed, tail, every):
         return _step_cost(la, L, lead, m, d_v, seed, tail, every)
     Q, K, V = _seeded(seed, lead, L, m, d_v)
     if form == "linear_recurrent":
-        y = la.linear_attention_recurrent(Q, K, V)
-    elif form == "retention_recurrent":
-        y = la.retention_recurrent(Q, K, V, gamma)
-    elif form == "chunkwise":
-        y = la.retention_chunkwise(Q, K, V, gamma, chunk_size)
+        y = _linear(la, "recurrent", Q, K, V)
+    else:
+        y = _retention(la, "recurrent" if form == "retention_recurrent" else "chunkwise", Q, K, V, gamma, chunk_size)
     y = torch.as_tensor(y)
     return {"y_sum": y.sum(-2), "y_sq": (y * y).sum(-2), "y_tail": y[..., -tail:, :], "y_every": y[..., ::every, :]}
 
@@ -207,17 +226,22 @@ def _step_cost(la, L, lead, m, d_v, seed, tail, every):
     decoder, the run's tokens are never held whole, so a step that keeps its history holds memory of its own
     and finds no buffer of the run to alias or to hand back to the kernel."""
     rng = np.random.default_rng(seed)
-    state = la.LinearAttentionState(m, d_v)
+    state = call((la, "LinearAttentionState"), m, d_v)
     y_sum = torch.zeros(*lead, d_v, dtype=torch.float64)
     y_sq = torch.zeros(*lead, d_v, dtype=torch.float64)
     y_tail, y_every = [], []
-    for t in range(L):
-        q, k, v = (torch.from_numpy(rng.standard_normal((*lead, n))) for n in (m, m, d_v))
-        y_t = torch.as_tensor(state.step(q, k, v), dtype=torch.float64).reshape(*lead, d_v).clone()
+
+    def token(t):  # drawn when it is stepped
+        return tuple(torch.from_numpy(rng.standard_normal((*lead, n))) for n in (m, m, d_v)), {}
+
+    def digest(t, y):  # each output as it comes
+        nonlocal y_sum, y_sq
+        y_t = torch.as_tensor(y, dtype=torch.float64).reshape(*lead, d_v).clone()
         y_sum += y_t
         y_sq += y_t * y_t
         if t % every == 0:
             y_every.append(y_t)
         if t >= L - tail:
             y_tail.append(y_t)
+    steps((state, "step"), L, token, take=digest)
     return {"y_sum": y_sum, "y_sq": y_sq, "y_tail": torch.stack(y_tail, -2), "y_every": torch.stack(y_every, -2)}

@@ -1,18 +1,33 @@
 """Student-side halves of the official checks. Each probe builds the submission's LinearAttention
 in float64, loads the weights it is given and reports what the code computes. No expected values
 live here. Probes that run several times take numbered inputs (x0, x1, ...; weights with the same
-suffix override the shared ones) and return numbered outputs."""
+suffix override the shared ones) and return numbered outputs.
+
+Every call of the student's code goes through the harness (`call`, `steps`: grader/sandbox/inside/caller.py), on
+a thread of its own: what the code can see above itself is the same in every probe, so the run that measures
+`step` looks, from inside it, like the runs that compare it. Tokens are handed to `step` the same way everywhere
+too (each a fresh, contiguous float64 array of numpy's)."""
 import numpy as np
 import torch
+from lrkit_harness import call, steps
 
 WEIGHTS = ("Wq", "bq", "Wk", "bk", "Wv", "bv", "Wo", "bo", "gamma_logit")
 
 
 def _t(a):
-    return torch.from_numpy(np.ascontiguousarray(a))
+    """An input as every probe hands it over: over a C-contiguous, writable float64 array of numpy's own."""
+    a = np.asarray(a)
+    if not (a.dtype == np.float64 and a.flags.c_contiguous and a.flags.writeable and a.flags.owndata):
+        a = np.array(a, dtype=np.float64, order="C", copy=True)
+    return torch.from_numpy(a)
 
 
-def _layer(Wq, bq, Wk, bk, Wv, bv, Wo, bo, gamma_logit):
+def _layer(**weights):
+    """The student's LinearAttention in float64 with the given weights (made on the student's thread)."""
+    return call(_build, **weights)
+
+
+def _build(Wq, bq, Wk, bk, Wv, bv, Wo, bo, gamma_logit):
     from g2c.linear_attention import LinearAttention
 
     D, H = Wq.shape[0], len(gamma_logit)
@@ -29,12 +44,17 @@ def _layer_for(kw, i):
     return _layer(**{name: kw.get(f"{name}{i}", kw.get(name)) for name in WEIGHTS})
 
 
+def _token(x, t):
+    """x[:, t] as a decoder hands it over: a tensor of its own, as `step_cost` draws them (a view where x is laid
+    out as a view itself: the layout cases)."""
+    if not x.is_contiguous():
+        return x[:, t]
+    return torch.from_numpy(np.array(x[:, t].numpy(), order="C", copy=True))
+
+
 def _steps(layer, x, state=None):
-    ys = []
-    for i in range(x.shape[1]):
-        y_t, state = layer.step(x[:, i], state)
-        ys.append(y_t)
-    return torch.stack(ys, dim=1), state
+    ys, state = steps((layer, "step"), x.shape[1], lambda t: ((_token(x, t),), {}), state=state, chained=True)
+    return torch.stack([torch.as_tensor(y) for y in ys], dim=1), call(tuple, state)
 
 
 def _x(kw, i):
@@ -51,7 +71,7 @@ def _x(kw, i):
 def forward_runs(n, **kw):
     """forward on n inputs x{i}, each with the shared weights or its own."""
     with torch.no_grad():
-        return {f"y{i}": _layer_for(kw, i)(_x(kw, i)) for i in range(n)}
+        return {f"y{i}": call(_layer_for(kw, i), _x(kw, i)) for i in range(n)}
 
 
 def step_runs(n, **kw):
@@ -72,10 +92,10 @@ def step_reuse(x_first, x_next, S, z, **weights):
     then step(x_next, state) with the SAME state objects; beside step(x_next) from fresh copies."""
     layer = _layer(**weights)
     with torch.no_grad():
-        fresh, _ = layer.step(_t(x_next), (_t(S), _t(z)))
+        fresh, _ = call((layer, "step"), _t(x_next), (_t(S), _t(z)))
         state = (_t(S), _t(z))
-        layer.step(_t(x_first), state)
-        reused, _ = layer.step(_t(x_next), state)
+        call((layer, "step"), _t(x_first), state)
+        reused, _ = call((layer, "step"), _t(x_next), state)
     return {"fresh": fresh, "reused": reused}
 
 
@@ -83,7 +103,7 @@ def la_grad(x, seed_weights, **weights):
     """Gradients of Σ seed_weights · forward(x) with respect to x and gamma_logit."""
     layer = _layer(**weights)
     xt = _t(x).requires_grad_(True)
-    (layer(xt) * _t(seed_weights)).sum().backward()
+    call(torch.Tensor.backward, (call(layer, xt) * _t(seed_weights)).sum())
     dgamma = layer.gamma_logit.grad
     return {"dx": xt.grad, "dgamma": torch.zeros_like(layer.gamma_logit) if dgamma is None else dgamma}
 
@@ -103,16 +123,22 @@ def step_cost(T, B, seed, tail, every, **weights):
     rng = np.random.default_rng(seed)
     y_sum = torch.zeros(B, D, dtype=torch.float64)
     y_sq = torch.zeros(B, D, dtype=torch.float64)
-    y_tail, y_every, state = [], [], None
+    y_tail, y_every = [], []
+
+    def token(t):  # drawn when it is stepped
+        return (torch.from_numpy(rng.standard_normal((B, D))),), {}
+
+    def digest(t, y):  # each output as it comes
+        nonlocal y_sum, y_sq
+        y_t = torch.as_tensor(y, dtype=torch.float64).reshape(B, D).clone()
+        y_sum += y_t
+        y_sq += y_t * y_t
+        if t % every == 0:
+            y_every.append(y_t)
+        if t >= T - tail:
+            y_tail.append(y_t)
     with torch.no_grad():
-        for t in range(T):
-            y_t, state = layer.step(torch.from_numpy(rng.standard_normal((B, D))), state)
-            y_t = torch.as_tensor(y_t, dtype=torch.float64).reshape(B, D).clone()
-            y_sum += y_t
-            y_sq += y_t * y_t
-            if t % every == 0:
-                y_every.append(y_t)
-            if t >= T - tail:
-                y_tail.append(y_t)
+        _, state = steps((layer, "step"), T, token, state=None, chained=True, take=digest)
+        state = call(tuple, state)
     return {"y_sum": y_sum, "y_sq": y_sq, "y_tail": torch.stack(y_tail, 1), "y_every": torch.stack(y_every, 1),
             "S": state[0], "z": state[1]}

@@ -1,0 +1,104 @@
+"""Where the probes call the student's code: one thread of its own, whose stack is the same at every call.
+
+A form that can tell the run that measures it from the runs that compare it can be honest in the one and
+anything in the others. Reads of the call stack are watched (the driver's `Watch`), but some roads to it raise
+no audit event: ``warnings.warn(stacklevel=n)`` stamps the n-th caller's file and line on a warning (blind
+attacks6). So the probes never call the student's code from their own frames: they hand each call to this
+thread (`call`, or `steps` for a run of decoding steps), and whatever the student's code looks at above itself
+is these few frames of this file and of `threading`, the same in every run, every probe and every case.
+
+The probes import it as ``lrkit_harness`` (the driver registers it before their source runs; the authoring
+preflight does too). Standalone: the standard library, and torch where the probes use it (the caller's grad mode,
+which torch keeps per thread, is carried over to each call)."""
+import sys
+import threading
+
+NAME = "lrkit_harness"
+
+
+def _plain(value):
+    """A tensor subclass the student's code returned, as a plain tensor over the same memory (so the probe's own
+    operations on it run none of the student's code), tuples of them too; anything else as it is."""
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return value
+    if type(value) is tuple:
+        return tuple(_plain(v) for v in value)
+    if isinstance(value, torch.Tensor) and type(value) is not torch.Tensor:
+        with torch._C.DisableTorchFunction():
+            return torch.Tensor.as_subclass(value, torch.Tensor)
+    return value
+
+
+class Caller:
+    """A thread that runs the student's code for the probes, one job at a time, while the probe waits."""
+
+    def __init__(self):
+        self.go, self.done = threading.Lock(), threading.Lock()
+        self.go.acquire()
+        self.done.acquire()
+        self.job = self.result = None
+        self.traced = False  # the student's code set a trace or profile function on this thread
+        self.thread = threading.Thread(target=self.serve, name="lrkit-student", daemon=True)
+        self.thread.start()
+
+    def call(self, fn, *args, **kwargs):
+        """``fn(*args, **kwargs)``, on the student's thread; ``fn`` may be ``(object, "attribute")``, looked up
+        there too (a lookup can run the student's code: a property, ``__getattr__``)."""
+        outputs, _ = self._run(fn, 1, lambda t: (args, kwargs), False, None, None)
+        return outputs[0]
+
+    def steps(self, fn, n, args, state=None, chained=False, take=None):
+        """``fn(*args(t)[0], **args(t)[1])`` for t = 0 .. n-1 on the student's thread, as a decoder runs (``fn``
+        as in `call`, looked up at each call): the list of the n outputs. ``chained``: each call also gets the state the last one returned (``state`` for
+        the first) and returns ``(output, state)``; then ``(outputs, last state)``. ``take(t, output)``, if
+        given, gets each output as it comes instead (nothing is kept: a decoder's run never holds its outputs
+        whole). ``args`` and ``take`` are the probe's and run on the student's thread between calls."""
+        outputs, state = self._run(fn, n, args, chained, state, take)
+        return (outputs, state) if chained else outputs
+
+    def _run(self, fn, n, args, chained, state, take):
+        torch = sys.modules.get("torch")  # (an assignment without torch has no grad mode to carry over)
+        self.job = (fn, n, args, chained, state, take, torch.is_grad_enabled() if torch is not None else None)
+        self.go.release()
+        self.done.acquire()
+        outputs, state, error = self.result
+        self.result = None
+        if error is not None:
+            raise error
+        return outputs, state
+
+    def serve(self):
+        while True:
+            self.go.acquire()
+            fn, n, args, chained, state, take, grad = self.job
+            self.job, outputs, error, out = None, [], None, None
+            try:
+                if grad is not None:
+                    sys.modules["torch"]._C._set_grad_enabled(grad)
+                for t in range(n):
+                    positional, named = args(t)
+                    out = (getattr(*fn) if type(fn) is tuple else fn)(*positional, *((state,) if chained else ()),
+                                                                       **named)
+                    if chained:
+                        out, state = out
+                    if take is None:
+                        outputs.append(_plain(out))
+                    else:
+                        take(t, _plain(out))
+            except BaseException as exc:  # SystemExit and KeyboardInterrupt too: the probe's, to raise
+                error = exc
+            self.traced = self.traced or sys.gettrace() is not None or sys.getprofile() is not None
+            self.result = (outputs, state, error)
+            del fn, args, state, outputs, error, out, take
+            self.done.release()
+
+
+def install():
+    """The caller, registered as the module the probes import (``from lrkit_harness import call, steps``)."""
+    import types
+    caller = Caller()
+    module = types.ModuleType(NAME)
+    module.call, module.steps, module.caller = caller.call, caller.steps, caller
+    sys.modules[NAME] = module
+    return caller

@@ -1,0 +1,131 @@
+"""The probes call the student's code through the harness (`grader/sandbox/inside/caller.py`): whatever the code
+can see above itself is the same in every probe, at any depth of the probe's own helpers, one call or a run of
+decoding steps. So a form cannot tell the run that measures it from the runs that compare it by who called it:
+``warnings.warn(stacklevel=n)`` stamps the n-th caller's file and line with no audit event (blind attacks6), and
+without the harness the same reading tells the probes apart (the control below)."""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from grader import sandbox
+from grader.grading.probing import run_checks
+
+VERDICTS = '''
+from grader.checks import Case, check
+
+
+@check(probe="through_harness")
+def same_everywhere():
+    """Called through the harness: one view of the stack from every probe, depth and kind of call."""
+    yield Case(label="harness", inputs={"k": 0}, expect={"same": 1.0, "grad": 0.0})
+
+
+@check(probe="direct")
+def control():
+    """Called from the probe's own frames: the same reading tells the depths apart."""
+    yield Case(label="direct", inputs={"k": 0}, expect={"same": 0.0})
+
+
+@check(probe="traced")
+def traced():
+    """A trace function set on the harness's thread is tampering, as on the probes' own."""
+    yield Case(label="settrace", inputs={"k": 0}, expect={"n": 1.0})
+'''
+
+PROBES = '''
+import torch
+from lrkit_harness import call, steps
+
+
+def _deeper(fn):
+    return _deeper_still(fn)
+
+
+def _deeper_still(fn):
+    return call(fn)
+
+
+def through_harness(k):
+    import mod
+    seen = {call(mod.where), _deeper(mod.where), call((mod, "where"))}
+    seen.update(steps(mod.where, 3, lambda t: ((), {})))
+    _, state = steps(mod.chained, 2, lambda t: ((), {}), state=0, chained=True)
+    seen.add(state)
+    with torch.no_grad():  # the probe's grad mode is the call's, though torch keeps it per thread
+        grad = call(torch.is_grad_enabled)
+    return {"same": float(len(seen) == 1), "grad": float(grad)}
+
+
+def direct(k):
+    import mod
+    return {"same": float(len({mod.where(), _direct_deeper(mod.where)}) == 1)}
+
+
+def _direct_deeper(fn):
+    return fn()
+
+
+def traced(k):
+    import mod
+    return {"n": float(call(mod.trace_me))}
+'''
+
+STUDENT = '''
+import threading
+import warnings
+
+
+def where(skip=0):
+    """Who called me (past ``skip`` frames of my own), read without any audited introspection: each caller's file
+    and line, and the thread."""
+    seen = []
+    for level in range(2 + skip, 14 + skip):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            warnings.warn("where", stacklevel=level)
+        seen.append((caught[0].filename, caught[0].lineno))
+    return hash((tuple(seen), threading.current_thread().name)) % 1000003
+
+
+def chained(state):
+    return 0, where(1)
+
+
+def trace_me():
+    import sys
+    sys.settrace(lambda *args: None)
+    return 1
+'''
+
+
+def _tree(base: Path) -> Path:
+    tree = base / "path"
+    (tree / "hidden").mkdir(parents=True)
+    (tree / "assignment.yaml").write_text(textwrap.dedent("""\
+        name: path
+        title: call path
+        notebook: path.ipynb
+        student_files: [mod.py]
+        modules: [mod]
+        public_tests: tests/test_mod.py
+        baseline: {passed: 0, failed: 0}
+        limits: {cell_timeout_s: 30, notebook_timeout_s: 60, checks_timeout_s: 60, case_timeout_s: 20,
+                 memory_mb: 2048}
+        """))
+    (tree / "hidden" / "__init__.py").write_text("")
+    (tree / "hidden" / "verdicts.py").write_text(VERDICTS)
+    (tree / "hidden" / "probes.py").write_text(PROBES)
+    return tree
+
+
+def test_the_student_sees_one_call_path_from_every_probe(tmp_path):
+    tree = _tree(tmp_path)
+    student = tmp_path / "student"
+    student.mkdir()
+    (student / "mod.py").write_text(STUDENT)
+    run = run_checks(tree, student, unsandboxed=not sandbox.sandbox_available())
+    failed = {o.check: o.message for o in run.outcomes if not o.passed}
+    assert set(failed) == {"traced"}, failed
+    assert "not trusted" in failed["traced"] and "sys.settrace" in failed["traced"], failed
+    assert {o.check for o in run.outcomes} == {"same_everywhere", "control", "traced"}
