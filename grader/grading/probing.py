@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
 import io
 import logging
-import hashlib
 import shutil
 import threading
 from dataclasses import dataclass

@@ -50,8 +50,9 @@ class Caller:
 
     def steps(self, fn, n, args, state=None, chained=False, take=None):
         """``fn(*args(t)[0], **args(t)[1])`` for t = 0 .. n-1 on the student's thread, as a decoder runs (``fn``
-        as in `call`, looked up at each call): the list of the n outputs. ``chained``: each call also gets the state the last one returned (``state`` for
-        the first) and returns ``(output, state)``; then ``(outputs, last state)``. ``take(t, output)``, if
+        as in `call`, looked up at each call): the list of the n outputs. ``chained``: each call also gets the
+        state the last one returned (``state`` for the first) and returns ``(output, state)``; then
+        ``(outputs, last state)``. ``take(t, output)``, if
         given, gets each output as it comes instead (nothing is kept: a decoder's run never holds its outputs
         whole). ``args`` and ``take`` are the probe's and run on the student's thread between calls."""
         outputs, state = self._run(fn, n, args, chained, state, take)
