@@ -124,13 +124,16 @@ PROBES = '''\
 """Student-side halves of the official checks. They run in the sandbox, beside the student's code:
 each imports the student's module, calls it on the inputs a case sends (as keyword arguments, so
 the parameters are named exactly as the case's inputs) and returns plain results. No expected
-values here: students' code could read them."""
+values here: students' code could read them. Every call of the student's code goes through the
+harness's `call` (one thread, the same stack above it in every probe: docs/authoring.md, "One call
+path")."""
 import torch
+from lrkit_harness import call
 
 
 def decayed_sum(x, gamma):
     import {module} as student
-    return {{"y": student.decayed_sum(torch.from_numpy(x), float(gamma))}}
+    return {{"y": call(student.decayed_sum, torch.from_numpy(x), float(gamma))}}
 '''
 
 VERDICTS = '''\
