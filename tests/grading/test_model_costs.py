@@ -70,3 +70,29 @@ def test_the_bundle_digest_follows_the_checks_and_the_model_not_the_rest(tmp_pat
     assert model_costs.bundle_digest(tmp_path) == before
     (tmp_path / "linear_attention.py").write_text("def f(): return 1\n")
     assert model_costs.bundle_digest(tmp_path) != before
+
+
+def test_the_graders_secret_is_made_once_kept_private_and_decides_one_cut_for_model_and_student(tmp_path,
+                                                                                                  monkeypatch):
+    from types import SimpleNamespace
+
+    from grader.grading import probing
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(model_costs, "_SECRET", [])
+    first = model_costs.secret()
+    path = tmp_path / "cache" / "lrkit" / "model-costs" / "secret"
+    assert len(first) == model_costs.SECRET_BYTES and path.read_bytes() == first
+    assert path.stat().st_mode & 0o777 == 0o600
+    monkeypatch.setattr(model_costs, "_SECRET", [])  # another grader process reads the same one
+    assert model_costs.secret() == first
+    pool = [SimpleNamespace(id=f"compared-{n:03d}") for n in range(12)]
+    cuts = {probing._cut(SimpleNamespace(id=f"cost_form-{n:03d}"), pool) for n in range(40)}
+    assert cuts <= set(range(1, 13)) and len(cuts) > 3  # a point in the run, never first, spread over it
+    case = SimpleNamespace(id="cost_form-000")
+    assert probing._cut(case, pool) == probing._cut(case, list(pool))  # the model's and a student's
+    assert probing._cut(case, []) == 0
+    path.unlink()  # a hostile one: a link to a file another user chose, or the wrong size, is not read
+    (tmp_path / "elsewhere").write_bytes(b"x" * model_costs.SECRET_BYTES)
+    path.symlink_to(tmp_path / "elsewhere")
+    monkeypatch.setattr(model_costs, "_SECRET", [])
+    assert model_costs.secret() != b"x" * model_costs.SECRET_BYTES

@@ -7,9 +7,10 @@ itself undumpable (no process of the sandbox uid can open its pipes through /pro
 memory; seccomp also blocks ptrace) and forks the **child**, which closes the channel and stdin,
 imports the student's modules (appended to the END of sys.path), runs the probe on each case it
 is handed (the probes call the student's code on the harness's own thread: `caller.py`) and
-answers with plain data (raw arrays with dtype and shape, JSON scalars, or the error). The parent waits under the case's time limit and forwards the answer to the grader's
-pipe (``$LRKIT_CHANNEL_FD``) tagged with the case it asked for; a hang, a death or garbage costs
-that case, and the next case gets a fresh child. Messages: framed by `wire.py` (``>II`` lengths, JSON
+answers with plain data (raw arrays with dtype and shape, JSON scalars, or the error). The parent
+waits under the case's time limit and forwards the answer to the grader's pipe
+(``$LRKIT_CHANNEL_FD``) tagged with the case it asked for; a hang, a death or garbage costs that
+case, and the next case gets a fresh child. Messages: framed by `wire.py` (``>II`` lengths, JSON
 header, body).
 """
 import builtins
