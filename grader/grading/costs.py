@@ -42,6 +42,7 @@ here imports student code, and nothing the verdict uses comes from the student's
 """
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 from dataclasses import dataclass, field
@@ -114,6 +115,9 @@ class CostCase:
     rtol: float = 1e-6
     hint: str = ""
     compared_by: str = ""  # the check that compares this form with the reference at short lengths (see judge_cost)
+    # seed -> (inputs, expect) made from that seed: the grader draws it from its secret (`drawn`), so the measured
+    # inputs' values are not in the hidden source for a form to recognise (blind attacks7); None: as given
+    draw: Callable[[int], tuple[Mapping[str, Scalar | list], Callable[[int], Mapping[str, np.ndarray]]]] | None = None
 
     def __post_init__(self) -> None:
         short, long = self.lengths
@@ -123,6 +127,14 @@ class CostCase:
 
     def inputs_at(self, n: int) -> dict:
         return {**self.inputs, self.length_key: n}
+
+
+def drawn(case: CostCase, seed: int) -> CostCase:
+    """``case`` with the inputs (and reference) its ``draw`` makes from ``seed``; as it is without a draw."""
+    if case.draw is None:
+        return case
+    inputs, expect = case.draw(seed)
+    return dataclasses.replace(case, inputs=inputs, expect=expect, draw=None)
 
 
 @dataclass(frozen=True)

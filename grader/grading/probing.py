@@ -103,18 +103,21 @@ def _job_bytes(tree: Path, config: AssignmentConfig, cases: list[tuple[str, str,
     in a fresh child, so what one check's cases leave behind in the student's process (a class attribute, a
     module-level cache, a seeded generator) cannot change another check's verdict."""
     limits = config.limits
+    # the same header for every run of a bundle (what the student's process inherits from the driver): the count
+    # of cases is an end message, each case's time limit travels with it and stays with the driver
     header = {"modules": list(config.modules if modules is None else modules), "submission": "/submission",
-              "cases": len(cases), "probes": (tree / "hidden" / "probes.py").read_text(encoding="utf-8"),
-              "case_timeout": case_timeout, "import_timeout": limits.case_timeout_s,
-              "max_result_bytes": MAX_RESULT_BYTES, "max_restarts": MAX_RESTARTS}
+              "probes": (tree / "hidden" / "probes.py").read_text(encoding="utf-8"),
+              "import_timeout": limits.case_timeout_s, "max_result_bytes": MAX_RESULT_BYTES,
+              "max_restarts": MAX_RESTARTS}
     parts = [channel.encode(header)]
     for case_id, probe, inputs, group in cases:
         arrays = {k: np.asarray(v) for k, v in inputs.items() if isinstance(v, np.ndarray)}
         scalars = {k: v for k, v in inputs.items() if not isinstance(v, np.ndarray)}
         buf = io.BytesIO()
         np.savez(buf, **arrays)
-        parts.append(channel.encode({"id": case_id, "probe": probe, "scalars": scalars, "group": group},
-                                    buf.getvalue()))
+        parts.append(channel.encode({"id": case_id, "probe": probe, "scalars": scalars, "group": group,
+                                     "timeout": case_timeout}, buf.getvalue()))
+    parts.append(channel.encode({"end": True}))
     return b"".join(parts)
 
 
@@ -189,12 +192,43 @@ def run_checks(checks_tree: Path, submission: Path, *, unsandboxed: bool = False
     run_limits = sandbox.RunLimits(wall_s=limits.checks_timeout_s, idle_s=limits.case_timeout_s + 15,
                                    memory_mb=limits.memory_mb, max_channel_bytes=MAX_CHANNEL_BYTES,
                                    cpu_time_s=limits.checks_timeout_s, **CHECK_ROOM)
-    result = _sandboxed(checks_tree, submission, _job(checks_tree, ordinary, config), run_limits,
-                        unsandboxed=unsandboxed, cancel=cancel, modules_only=True)
-    checked = _judge(ordinary, result, limits, run_limits)
+    parts, runs = _ordinary_runs(ordinary, measured), []
+    for part in parts:
+        failed = next((n for run in runs for n in run.notes if n.startswith("importing your module failed")), "")
+        if failed:  # the same import in the next run: its cases are not checked either, and not waited for
+            runs.append(CheckRun(tuple(CaseOutcome(p.spec.name, p.case.label, False, f"{p.spec.title}: not "
+                                                   f"checked, because {failed[:300]}.") for p in part), (), (), 0.0))
+            continue
+        result = _sandboxed(checks_tree, submission, _job(checks_tree, part, config), run_limits,
+                            unsandboxed=unsandboxed, cancel=cancel, modules_only=True)
+        runs.append(_judge(part, result, limits, run_limits))
+    checked = _merged(parts, runs, ordinary)
     if not measured:
         return checked
     return _with_costs(checked, planned, measured, checks_tree, submission, config, unsandboxed, cancel)
+
+
+def _ordinary_runs(ordinary: list[PlannedCase], measured: list[PlannedCase]) -> list[list[PlannedCase]]:
+    """The ordinary cases, by sandboxed run: each check that compares a cost case's form (``compared_by``) in a run
+    of its own, where its cases are the first the driver hands to a student process, as in that cost case's runs
+    (`_companions`): nothing the driver did before (other checks' children forked and reaped, PIDs used, CPU time
+    spent: all readable from inside) tells the two apart. The other checks share one run."""
+    alone = sorted({p.case.compared_by for p in measured if p.case.compared_by})
+    parts = [[p for p in ordinary if p.spec.name not in alone]] + [
+        [p for p in ordinary if p.spec.name == name] for name in alone]
+    return [part for part in parts if part]
+
+
+def _merged(parts: list[list[PlannedCase]], runs: list[CheckRun], ordinary: list[PlannedCase]) -> CheckRun:
+    """Several runs' outcomes (run i judged ``parts[i]``) as one run's, in plan order: notes once each, times and
+    CPU summed, the peak the largest."""
+    if len(runs) == 1:
+        return runs[0]
+    by_id = {p.id: outcome for part, run in zip(parts, runs) for p, outcome in zip(part, run.outcomes)}
+    notes = tuple(dict.fromkeys(n for run in runs for n in run.notes))
+    return CheckRun(tuple(by_id[p.id] for p in ordinary), notes, runs[0].isolation,
+                    round(sum(r.seconds for r in runs), 3), any(r.import_hung for r in runs),
+                    max(r.peak_memory_mb for r in runs), round(sum(r.cpu_s for r in runs), 3))
 
 
 def _modules_only(folder: str, names: list[str]) -> list[str]:
@@ -244,7 +278,7 @@ def _with_costs(checked: CheckRun, planned: list[PlannedCase], measured: list[Pl
         compared = [q for q in planned if isinstance(q.case, Case) and q.spec.name == p.case.compared_by]
         pools = {"model": compared, "student": [q for q in compared if by_id[q.id].passed]}
         runner = _alone_runner(p, checks_tree, submission, config, unsandboxed, cancel, notes, spent, pools)
-        by_id[p.id] = costs.judge_cost(p.spec, p.case, runner, stamp, kept)
+        by_id[p.id] = costs.judge_cost(p.spec, costs.drawn(p.case, _drawn_seed()), runner, stamp, kept)
     return CheckRun(tuple(by_id[p.id] for p in planned), tuple(notes), checked.isolation,
                     round(checked.seconds + spent[0], 3), checked.import_hung, spent[2],
                     round(checked.cpu_s + spent[1], 3))
@@ -254,6 +288,13 @@ def _stamp(checks_tree: Path) -> tuple[str, int]:
     """What the model solution's measurements are kept under: the bundle's checks and their version."""
     verdicts = (checks_tree / "hidden" / "verdicts.py").resolve()
     return str(verdicts), verdicts.stat().st_mtime_ns if verdicts.is_file() else 0
+
+
+def _drawn_seed() -> int:
+    """The seed a cost case's inputs are made from (`costs.drawn`): the grader's secret's, the model's and every
+    student's on this machine alike (one for every case: cases of one form's reference share it)."""
+    digest = hashlib.sha256(model_costs.secret() + b"\0seed").digest()
+    return int.from_bytes(digest[:4], "big")
 
 
 def _cut(p: PlannedCase, pool: list[PlannedCase]) -> int:

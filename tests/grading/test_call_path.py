@@ -129,3 +129,26 @@ def test_the_student_sees_one_call_path_from_every_probe(tmp_path):
     assert set(failed) == {"traced"}, failed
     assert "not trusted" in failed["traced"] and "sys.settrace" in failed["traced"], failed
     assert {o.check for o in run.outcomes} == {"same_everywhere", "control", "traced"}
+
+
+def test_each_check_that_compares_a_cost_case_runs_alone_and_outcomes_come_back_in_plan_order():
+    from types import SimpleNamespace
+
+    from grader.grading import probing
+    from grader.grading.checks import Case
+    from grader.results import CaseOutcome
+
+    def planned(check, n, compared_by=""):
+        case = SimpleNamespace(compared_by=compared_by) if compared_by else Case(label=f"{check} {n}", inputs={})
+        return probing.PlannedCase(f"{check}-{n:03d}", SimpleNamespace(name=check, title=check), case)
+    ordinary = [planned(c, n) for c in ("a_other", "b_compared", "c_other") for n in range(2)]
+    measured = [planned("cost_b", 0, compared_by="b_compared")]
+    parts = probing._ordinary_runs(ordinary, measured)
+    assert [[p.id for p in part] for part in parts] == [
+        ["a_other-000", "a_other-001", "c_other-000", "c_other-001"], ["b_compared-000", "b_compared-001"]]
+    runs = [probing.CheckRun(tuple(CaseOutcome(p.spec.name, p.case.label, True, p.id) for p in part), (f"note {i}",
+                                                                                                        "shared"),
+                             (), 1.0, cpu_s=0.5, peak_memory_mb=10.0 * (i + 1)) for i, part in enumerate(parts)]
+    merged = probing._merged(parts, runs, ordinary)
+    assert [o.message for o in merged.outcomes] == [p.id for p in ordinary]
+    assert merged.notes == ("note 0", "shared", "note 1") and merged.cpu_s == 1.0 and merged.peak_memory_mb == 20.0

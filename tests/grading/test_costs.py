@@ -264,3 +264,15 @@ def test_a_history_kept_in_a_small_dtype_grows_with_the_steps(mib, holds):
     assert (verdict is None) == holds, verdict
     if not holds:
         assert "its memory grows with the number of steps" in verdict or "a fixed-size state needs no room" in verdict
+
+
+def test_a_drawn_case_is_made_from_the_graders_seed_and_an_undrawn_one_is_as_given():
+    from grader.grading.costs import drawn
+
+    def draw(seed):
+        return {"form": "f", "seed": seed}, lambda n: {"y": np.full(n, float(seed))}
+    case = _case(draw=draw)
+    made = drawn(case, 7)
+    assert made.inputs_at(4) == {"form": "f", "seed": 7, "L": 4} and made.expect(3)["y"].tolist() == [7.0] * 3
+    assert made.draw is None and made.label == case.label and made.lengths == case.lengths
+    assert drawn(_case(), 7).inputs == {"form": "f"}

@@ -73,6 +73,21 @@ def by_ctypes(x):
 def by_fault_handler(x):
     import faulthandler  # its stack dumps name every function on the stack
     return x.sum()
+
+def by_own_memory(x):
+    import os
+    os.symlink("/proc/self/mem", "/tmp/lrkit-introspection-mem")  # by where it leads, not by its name
+    try:
+        with open("/tmp/lrkit-introspection-mem", "rb"):  # the live frames as raw bytes (blind attacks7)
+            pass
+    finally:
+        os.unlink("/tmp/lrkit-introspection-mem")
+    return x.sum()
+
+def by_address(x):
+    import ctypes
+    ctypes.c_char.from_address(id(x))  # memory at an address
+    return x.sum()
 '''
 
 RUNNER = '''
@@ -94,7 +109,7 @@ exec(compile("def form_cost(f, x):\\n    return f(x)\\n", "<probes>", "exec"), p
 probes = probes.__dict__
 seen = {}
 for name in ("honest", "by_frame", "by_inspect", "by_traceback", "by_gc", "hidden", "posing", "by_signal", "by_libc",
-             "by_ctypes", "by_fault_handler"):
+             "by_ctypes", "by_fault_handler", "by_own_memory", "by_address"):
     probes["form_cost"](getattr(student, name), torch.ones(3, 2))
     seen[name] = watch.take()
 print(json.dumps(seen))
@@ -120,3 +135,48 @@ def test_the_watch_sees_the_students_reads_of_the_stack_and_nothing_of_honest_co
     assert seen["by_libc"] == ["signal.signal(SIGALRM)"]  # (the handler installed above is still there)
     assert seen["by_ctypes"][0] == "ctypes symbol PyEval_GetFrame"
     assert seen["by_fault_handler"][:2] == ["ctypes symbol PyEval_GetFrame", "import faulthandler"]
+    # reads of the process's own memory, kept too (what the probe runs is in it, as raw bytes)
+    assert "reading the process's own memory (/proc/self/mem)" in seen["by_own_memory"]
+    assert "reading memory at an address (ctypes.cdata)" in seen["by_address"]
+
+
+IMPORT_RUNNER = '''
+import importlib.util, json, os, sys
+os.environ["LRKIT_CHANNEL_FD"] = "2"
+spec = importlib.util.spec_from_file_location("lrkit_driver", sys.argv[1])
+driver = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(driver)
+sys.path.append(sys.argv[2])
+seen = {}
+for name in ("plain_module", "keeps_a_frame"):
+    watch = driver.Watch()
+    watch.start()
+    watch.importing = True
+    __import__(name)
+    watch.importing = False
+    seen[name] = watch.take()
+    watch.busy = True  # (this watch is done: the next module gets its own)
+print(json.dumps(seen))
+'''
+
+
+def test_a_frame_kept_from_the_import_is_kept_against_every_case_and_the_standard_librarys_own_reads_are_not(
+        tmp_path):
+    """At import the stack shows only the import, but a frame object kept from it reads the driver's state later
+    with no event (blind attacks7): reads that hand the student a frame during the import count for the whole
+    process. namedtuple, TypeVar and the Enum API read a frame for the module's name and hand out nothing."""
+    (tmp_path / "plain_module.py").write_text(textwrap.dedent('''
+        import enum
+        import typing
+        from collections import namedtuple
+        Pair = namedtuple("Pair", "a b")
+        T = typing.TypeVar("T")
+        Mode = enum.Enum("Mode", "A B")
+        '''))
+    (tmp_path / "keeps_a_frame.py").write_text("import inspect\n\n_KEPT = inspect.currentframe()\n")
+    out = subprocess.run([sys.executable, "-c", IMPORT_RUNNER, str(DRIVER), str(tmp_path)], capture_output=True,
+                         text=True, timeout=120, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+    assert out.returncode == 0, out.stderr[-2000:]
+    seen = json.loads(out.stdout.strip().splitlines()[-1])
+    assert seen["plain_module"] == []
+    assert seen["keeps_a_frame"] == ["sys._getframe"]

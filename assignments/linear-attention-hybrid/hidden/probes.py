@@ -52,9 +52,17 @@ def _token(x, t):
     return torch.from_numpy(np.array(x[:, t].numpy(), order="C", copy=True))
 
 
+def _kept(y):
+    """A step's output as every decoding probe keeps it: a copy (the student's own tensor is let go at once, in
+    the runs that compare a step as in the run that measures it)."""
+    return torch.as_tensor(y).clone()
+
+
 def _steps(layer, x, state=None):
-    ys, state = steps((layer, "step"), x.shape[1], lambda t: ((_token(x, t),), {}), state=state, chained=True)
-    return torch.stack([torch.as_tensor(y) for y in ys], dim=1), call(tuple, state)
+    ys = []
+    _, state = steps((layer, "step"), x.shape[1], lambda t: ((_token(x, t),), {}), state=state, chained=True,
+                     take=lambda t, y: ys.append(_kept(y)))
+    return torch.stack(ys, dim=1), call(tuple, state)
 
 
 def _x(kw, i):
@@ -130,7 +138,7 @@ def step_cost(T, B, seed, tail, every, **weights):
 
     def digest(t, y):  # each output as it comes
         nonlocal y_sum, y_sq
-        y_t = torch.as_tensor(y, dtype=torch.float64).reshape(B, D).clone()
+        y_t = _kept(y).to(torch.float64).reshape(B, D)
         y_sum += y_t
         y_sq += y_t * y_t
         if t % every == 0:

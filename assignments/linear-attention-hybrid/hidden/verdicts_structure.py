@@ -305,20 +305,27 @@ COST_B, COST_D, COST_H, COST_SEED = 16, 64, 4, 1700  # a float64 history of the 
 # correct alternatives lost step_cost), so more sequences do not widen the margin
 
 
-@functools.lru_cache(maxsize=2)
-def _cost_reference(T):
+@functools.lru_cache(maxsize=4)
+def _cost_reference(T, seed=COST_SEED):
     """The reference's outputs and last state after T steps of the cost case's inputs (the probe makes the same)."""
-    x = np.random.default_rng(COST_SEED).standard_normal((T, COST_B, COST_D)).transpose(1, 0, 2)  # token-major
+    x = np.random.default_rng(seed).standard_normal((T, COST_B, COST_D)).transpose(1, 0, 2)  # token-major
     parts = []
     for b in range(COST_B):  # one sequence at a time: the grader's own memory stays small (it grades a class)
-        want = ref.linear_attention(x[b:b + 1], _cost_weights())
+        want = ref.linear_attention(x[b:b + 1], _cost_weights(seed))
         parts.append({**digest(want["y"], time_axis=1), "S": want["S"], "z": want["z"]})
     return {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
 
 
-@functools.lru_cache(maxsize=1)
-def _cost_weights():
-    return _inputs(COST_SEED, 1, 1, COST_D, COST_H)[1]
+@functools.lru_cache(maxsize=2)
+def _cost_weights(seed=COST_SEED):
+    return _inputs(seed, 1, 1, COST_D, COST_H)[1]
+
+
+def _cost_draw(seed):
+    """The cost case's inputs and reference from the grader's secret seed (costs.drawn): no step can recognise
+    the measured tokens or weights by their values."""
+    return ({"B": COST_B, "seed": seed, **DIGEST, **_cost_weights(seed)},
+            lambda T: _cost_reference(T, seed))
 
 
 @check(probe="step_cost", cause="step is not recurrent: it keeps the history, re-sums it or reruns forward over it")
@@ -326,7 +333,8 @@ def cost_step():
     """One step costs the same after 16384 tokens as after 2048: constant work and memory, measured from outside."""
     short, long = COST_STEPS
     yield CostCase(label=f"B={COST_B}, D={COST_D}, H={COST_H}, {short} and {long} steps", inputs={
-        "B": COST_B, "seed": COST_SEED, **DIGEST, **_cost_weights()}, expect=_cost_reference, lengths=COST_STEPS,
+        "B": COST_B, "seed": COST_SEED, **DIGEST, **_cost_weights()}, expect=_cost_reference, draw=_cost_draw,
+        lengths=COST_STEPS,
         length_key="T", grows=STEPS, sequences=COST_B * COST_H, compared_by="step_reference",
         rtol=1e-5, atol=1e-4,  # as step_matches, at the outputs' scale (a guarding epsilon is a correct step)
         hint="A step folds one token into (S, z) and reads them: constant work and memory per token, whatever "

@@ -22,6 +22,7 @@ import io
 import json
 import math
 import os
+import re
 import select
 import signal
 import struct
@@ -168,6 +169,16 @@ FRAME_ATTRIBUTES = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame", "f
 # the fault handler's stack dumps (blind attacks6)
 STICKY_IMPORTS = frozenset({"faulthandler", "_testcapi", "_testinternalcapi"})
 C_API_PREFIXES = ("Py", "_Py")
+# ... and reads of the process's own memory (the live frames of the probe, the case it runs, as raw bytes: blind
+# attacks7 read them through /proc/self/mem): the file, and ctypes' reads at an address
+# While the student's modules are imported, a read of the stack shows only the import itself (the same in every run),
+# but a frame object kept from it reads the driver's state later with no event at all (its f_locals, its globals:
+# the watch itself; blind attacks7): so reads that hand the student a frame are kept for the whole process. The
+# standard library's own uses at import (namedtuple, TypeVar, the Enum API: a module's name) hand out nothing.
+HANDS_OUT_FRAMES = frozenset({"currentframe", "stack", "getouterframes", "getinnerframes", "trace", "walk_stack",
+                              "walk_tb", "extract_stack", "getframeinfo"})
+PROCESS_MEMORY = re.compile(r"^/proc/(self|thread-self|\d+)/(task/\d+/)?(mem|pagemap)$")
+MEMORY_EVENTS = frozenset({"ctypes.cdata", "ctypes.string_at", "ctypes.wstring_at"})
 SIGNALS = tuple(s for s in signal.Signals if s not in (signal.SIGKILL, signal.SIGSTOP))
 
 
@@ -186,6 +197,7 @@ class Watch:
         self.stdlib = os.path.join(os.path.realpath(paths["stdlib"]), "")
         self.ours = (os.path.join(os.path.dirname(os.path.abspath(__file__)), ""),)
         self.seen, self.sticky, self.busy, self.handlers = [], [], False, {}
+        self.importing = False  # the student's modules are being imported (`child` sets it)
 
     def start(self):
         self.handlers = self.signal_handlers()
@@ -198,8 +210,24 @@ class Watch:
     def hook(self, event, args):
         if self.busy:
             return
-        sticky = event == "ctypes.dlsym" or (event == "import" and bool(args) and args[0] in STICKY_IMPORTS)
-        if event == "ctypes.dlsym":
+        if event == "open":
+            path = args[0] if args else None
+            self.busy = True
+            try:  # by where it leads (a link in /tmp to /proc/self/mem is the same file)
+                path = os.path.realpath(os.fsdecode(path)) if isinstance(path, (str, bytes)) else ""
+            except (OSError, ValueError):
+                path = ""
+            finally:
+                self.busy = False
+            if not PROCESS_MEMORY.match(path):
+                return
+        sticky = event in ("ctypes.dlsym", "open") or event in MEMORY_EVENTS or (
+            event == "import" and bool(args) and args[0] in STICKY_IMPORTS)
+        if event == "open":
+            name = "reading the process's own memory (/proc/self/mem)"
+        elif event in MEMORY_EVENTS:
+            name = f"reading memory at an address ({event})"
+        elif event == "ctypes.dlsym":
             symbol = args[1] if len(args) > 1 else ""
             name = f"ctypes symbol {symbol}" if isinstance(symbol, str) and symbol.startswith(C_API_PREFIXES) else ""
         elif event == "import":
@@ -213,6 +241,10 @@ class Watch:
         self.busy = True
         try:
             frame = sys._getframe(1)
+            if self.importing and not sticky:
+                if self.passes_through(frame) and frame.f_code.co_name not in HANDS_OUT_FRAMES:
+                    return  # the standard library's own read, for itself
+                sticky = True
             while frame is not None and self.passes_through(frame):
                 frame = frame.f_back
             kept = self.sticky if sticky else self.seen
@@ -316,35 +348,45 @@ def child(job, cases_r, answers_w):
     watch = Watch()
     watch.start()
     sys.path.append(submission)
+    sys.modules["__main__"] = types.ModuleType("__main__")  # the driver's globals (the watch's class) out of reach
+    watch.importing = True
     for name in job["modules"]:
         try:
             importlib.import_module(name)
         except BaseException as exc:  # SystemExit and KeyboardInterrupt too: report, do not die
             send(answers_w, {"event": "import", "error": describe(exc, submission)})
             return
+    watch.importing = False
     send(answers_w, {"event": "import", "ok": True, "tampered": tampered(before)})
     watch.take()  # what the import did is not a case's: a case is judged on what its own run read
-    while True:
-        try:
-            case, inputs = receive(cases_r, 1 << 30)
-        except Gone:
-            return
-        torch.manual_seed(0)
-        header, body = {}, b""
-        try:
-            kwargs = dict(case.get("scalars", {}))
-            with np.load(io.BytesIO(inputs), allow_pickle=False) as data:
-                kwargs.update({key: data[key] for key in data.files})
-            result = PROBES["functions"][case["probe"]](**kwargs)  # as they were before the student's import
-            if not isinstance(result, dict):
-                raise TypeError(f"probe {case['probe']} returned {type(result).__name__}, not a dict")
-            header, body = encode(result, job["max_result_bytes"])
-        except BaseException as exc:
-            header, body = {"error": describe(exc, submission)}, b""
-        header["tampered"] = tampered(before)
-        header["introspected"] = watch.take()
-        header["nonce"] = case.get("nonce")  # an answer written before this case was sent cannot know it
-        send(answers_w, header, body)
+    while answer_next(job, cases_r, answers_w, before, watch):
+        pass
+
+
+def answer_next(job, cases_r, answers_w, before, watch):
+    """Receive one case, run its probe, answer; False when the pipe closed. The case lives in this frame only: a
+    frame of the child's the student's code kept from its import (`child`'s, its callers') shows none of it."""
+    try:
+        case, inputs = receive(cases_r, 1 << 30)
+    except Gone:
+        return False
+    torch.manual_seed(0)
+    header, body = {}, b""
+    try:
+        kwargs = dict(case.get("scalars", {}))
+        with np.load(io.BytesIO(inputs), allow_pickle=False) as data:
+            kwargs.update({key: data[key] for key in data.files})
+        result = PROBES["functions"][case["probe"]](**kwargs)  # as they were before the student's import
+        if not isinstance(result, dict):
+            raise TypeError(f"probe {case['probe']} returned {type(result).__name__}, not a dict")
+        header, body = encode(result, job["max_result_bytes"])
+    except BaseException as exc:
+        header, body = {"error": describe(exc, job["submission"])}, b""
+    header["tampered"] = tampered(before)
+    header["introspected"] = watch.take()
+    header["nonce"] = case.get("nonce")  # an answer written before this case was sent cannot know it
+    send(answers_w, header, body)
+    return True
 
 
 class Child:
@@ -412,13 +454,16 @@ def start_child(job, timeout):
 
 
 def run_case(kid, case, inputs, job):
-    """Hand one case to the child; the message for the grader and the body."""
+    """Hand one case to the child (its probe and inputs only: not its id, its check or its time limit, which
+    would tell a cost run from the run that compares it); the message for the grader and the body."""
     started = time.monotonic()
     entry = {"event": "case", "case": case["id"]}
     nonce = os.urandom(8).hex()
+    timeout = case.get("timeout")
+    timeout = float(timeout) if isinstance(timeout, (int, float)) and 0 < timeout < 86400 else 60.0
     try:
-        send(kid.cases_w, {**case, "nonce": nonce}, inputs)
-        answer, body = receive(kid.answers_r, job["max_result_bytes"], started + job["case_timeout"])
+        send(kid.cases_w, {"probe": case.get("probe"), "scalars": case.get("scalars", {}), "nonce": nonce}, inputs)
+        answer, body = receive(kid.answers_r, job["max_result_bytes"], started + timeout)
     except Gone as exc:
         entry.update({"stopped": "timeout"} if str(exc) == "timeout" else {"stopped": "died", **kid.ended()})
         return entry, b"", True
@@ -468,8 +513,10 @@ def main():
     kid, message = start_child(job, job["import_timeout"])
     send(CHANNEL, message)
     restarts, stale, group = 0, False, None
-    for _ in range(job["cases"] if kid else 0):
+    while kid:
         case, inputs = receive(stdin, 1 << 30)
+        if case.get("end") is True:  # the job's cases are not counted in its header (the header is every run's)
+            break
         fresh = group is not None and case.get("group") != group  # each check's cases in a child of their own
         group = case.get("group")
         if stale or fresh:

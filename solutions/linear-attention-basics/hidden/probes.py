@@ -35,10 +35,18 @@ def _token(x, t):
     return torch.from_numpy(np.array(x[..., t, :].numpy(), order="C", copy=True)).to(x.dtype)
 
 
+def _kept(y):
+    """A step's output as every decoding probe keeps it: a copy (the student's own tensor is let go at once, in
+    the runs that compare a step as in the run that measures it)."""
+    return torch.as_tensor(y).clone()
+
+
 def _by_steps(la, Q, K, V):
     state = call((la, "LinearAttentionState"), Q.shape[-1], V.shape[-1])
-    ys = steps((state, "step"), Q.shape[-2], lambda t: ((_token(Q, t), _token(K, t), _token(V, t)), {}))
-    return torch.stack([torch.as_tensor(y) for y in ys], dim=-2)
+    ys = []
+    steps((state, "step"), Q.shape[-2], lambda t: ((_token(Q, t), _token(K, t), _token(V, t)), {}),
+          take=lambda t, y: ys.append(_kept(y)))
+    return torch.stack(ys, dim=-2)
 
 
 def _linear(la, form, Q, K, V):
@@ -236,7 +244,7 @@ def _step_cost(la, L, lead, m, d_v, seed, tail, every):
 
     def digest(t, y):  # each output as it comes
         nonlocal y_sum, y_sq
-        y_t = torch.as_tensor(y, dtype=torch.float64).reshape(*lead, d_v).clone()
+        y_t = _kept(y).to(torch.float64).reshape(*lead, d_v)
         y_sum += y_t
         y_sq += y_t * y_t
         if t % every == 0:

@@ -287,11 +287,11 @@ COST_HINT = ("Carry S (m × d_v) from token to token (or R from chunk to chunk):
              "re-sum the tokens seen so far at every step.")
 
 
-@functools.lru_cache(maxsize=16)  # (kind, length, lead): every cost case's two lengths, each digest small
-def _cost_reference(kind, L, lead=COST_LEAD):
-    """The float64 reference at length L for the cost cases' inputs (the probe makes the same ones; a step's
-    tokens are drawn one at a time)."""
-    Q, K, V = (ref.qkv_token_major if kind == "step" else ref.qkv)(COST_SEED, lead, L, 4, 4)
+@functools.lru_cache(maxsize=16)  # (kind, length, lead, seed): every cost case's two lengths, each digest small
+def _cost_reference(kind, L, lead=COST_LEAD, seed=COST_SEED):
+    """The float64 reference at length L for the cost cases' inputs (the probe makes the same ones from the seed;
+    a step's tokens are drawn one at a time)."""
+    Q, K, V = (ref.qkv_token_major if kind == "step" else ref.qkv)(seed, lead, L, 4, 4)
 
     def form(q, k, v):
         return ref.linear_attention(q, k, v) if kind != "retention" else ref.retention_by_steps(q, k, v, COST_GAMMA)
@@ -310,10 +310,13 @@ def _cost_case(form, name, lead=COST_LEAD, lengths=COST_LENGTHS):
     short, long = lengths
     what = "steps" if form == "step" else "tokens"
     many = "sequences" if lead[0] > 1 else "sequence"
-    return CostCase(label=f"{name}, float64, {lead[0]} {many} of {short} and of {long} {what}",
-                    inputs={"form": form, "lead": list(lead), "m": 4, "d_v": 4, "gamma": COST_GAMMA,
-                            "chunk_size": COST_CHUNK, "seed": COST_SEED, **DIGEST},
-                    expect=lambda n: _cost_reference(kind, n, lead), lengths=lengths,
+    inputs = {"form": form, "lead": list(lead), "m": 4, "d_v": 4, "gamma": COST_GAMMA, "chunk_size": COST_CHUNK,
+              "seed": COST_SEED, **DIGEST}
+
+    def draw(seed):  # the grader's secret seed (costs.drawn): no form can recognise the measured inputs' values
+        return {**inputs, "seed": seed}, lambda n: _cost_reference(kind, n, lead, seed)
+    return CostCase(label=f"{name}, float64, {lead[0]} {many} of {short} and of {long} {what}", inputs=inputs,
+                    expect=lambda n: _cost_reference(kind, n, lead), draw=draw, lengths=lengths,
                     grows=STEPS if form == "step" else LINEAR, sequences=lead[0], hint=COST_HINT,
                     compared_by=COMPARED_BY[form],
                     # the equivalence items' tolerance (rtol 1e-5), at the digest's scale: its sums add
