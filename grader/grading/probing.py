@@ -364,6 +364,8 @@ def _alone_answer(p: PlannedCase, result: sandbox.RunResult, limits, run_limits,
         return None, f"importing your module failed: {_why_stopped(result, limits)}", False
     if first.get("ok") is not True:
         return None, _import_failure(first, result, limits), False
+    if _tampered(first):  # at the import: what it replaced serves every case of the run, the measured one too
+        return None, f"not trusted: {_tampered(first)} (flagged for review)", False
     for message in decoded:
         entry = message.header
         _tamper_notes(entry.get("tampered"), notes)

@@ -27,6 +27,12 @@ def control():
     yield Case(label="direct", inputs={"k": 0}, expect={"same": 0.0})
 
 
+@check(probe="arming")
+def armed():
+    """A library function replaced in a call and put back when the probe used it is seen after the call."""
+    yield Case(label="torch.zeros armed", inputs={"k": 0}, expect={"n": 1.0})
+
+
 @check(probe="traced")
 def traced():
     """A trace function set on the harness's thread is tampering, as on the probes' own."""
@@ -66,6 +72,13 @@ def _direct_deeper(fn):
     return fn()
 
 
+def arming(k):
+    import mod
+    call(mod.arm)
+    torch.zeros(1)  # the student's wrapper sees this call, and puts torch.zeros back
+    return {"n": 1.0}
+
+
 def traced(k):
     import mod
     return {"n": float(call(mod.trace_me))}
@@ -90,6 +103,16 @@ def where(skip=0):
 
 def chained(state):
     return 0, where(1)
+
+
+def arm():
+    import torch
+    real = torch.zeros
+
+    def wrapper(*args, **kwargs):
+        torch.zeros = real
+        return real(*args, **kwargs)
+    torch.zeros = wrapper
 
 
 def trace_me():
@@ -126,9 +149,10 @@ def test_the_student_sees_one_call_path_from_every_probe(tmp_path):
     (student / "mod.py").write_text(STUDENT)
     run = run_checks(tree, student, unsandboxed=not sandbox.sandbox_available())
     failed = {o.check: o.message for o in run.outcomes if not o.passed}
-    assert set(failed) == {"traced"}, failed
+    assert set(failed) == {"traced", "armed"}, failed
     assert "not trusted" in failed["traced"] and "sys.settrace" in failed["traced"], failed
-    assert {o.check for o in run.outcomes} == {"same_everywhere", "control", "traced"}
+    assert "not trusted" in failed["armed"] and "torch.zeros" in failed["armed"], failed
+    assert {o.check for o in run.outcomes} == {"same_everywhere", "control", "traced", "armed"}
 
 
 def test_each_check_that_compares_a_cost_case_runs_alone_and_outcomes_come_back_in_plan_order():

@@ -39,6 +39,8 @@ class Caller:
         self.done.acquire()
         self.job = self.result = None
         self.traced = False  # the student's code set a trace or profile function on this thread
+        self.check = None  # the driver's integrity check, run after every job: names of what was replaced
+        self.flagged = set()
         self.thread = threading.Thread(target=self.serve, name="lrkit-student", daemon=True)
         self.thread.start()
 
@@ -65,6 +67,8 @@ class Caller:
         self.done.acquire()
         outputs, state, error = self.result
         self.result = None
+        if self.check is not None:  # after every call of the student's code: a library function replaced while
+            self.flagged.update(self.check())  # the probe ran and put back before the case's end is seen here
         if error is not None:
             raise error
         return outputs, state

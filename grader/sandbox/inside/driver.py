@@ -20,6 +20,7 @@ import importlib
 import importlib.util
 import io
 import json
+import json.scanner
 import math
 import os
 import re
@@ -47,6 +48,7 @@ def _beside(name):
 wire = _beside("wire")
 student_thread = _beside("caller")  # where the probes call the student's code (`caller.py`)
 CALLER = None  # the child's Caller, made before the probes' source runs
+GUARD = []  # the child's Guard, made before the student's import
 
 CHANNEL = int(os.environ.pop("LRKIT_CHANNEL_FD"))
 WATCHED = {
@@ -112,6 +114,55 @@ def _no_constant(name):
     raise ValueError(f"{name} in a message header")
 
 
+# What the child reads a case with, bound before the student's import and all of it C: a function the student's
+# code replaced after its import (json.loads, zipfile's, os.read, a builtin) would see every case's probe and
+# inputs as the child parses them (blind attacks8 read the probe's name through a wrapped json.loads and the input
+# names through zipfile). The parent hands the child plain JSON and raw array bytes (`for_child`).
+_SCAN = json.scanner.c_make_scanner(json.JSONDecoder()) if json.scanner.c_make_scanner else None
+_READ, _UNPACK = os.read, struct.Struct(wire.PREFIX).unpack_from
+_FROMBUFFER, _DTYPE, _COPY = np.frombuffer, np.dtype, np.array
+_DECODE, _JOIN = bytes.decode, b"".join
+
+
+def child_read(fd, n):
+    chunks, left = [], n
+    while left:
+        chunk = _READ(fd, left if left < 1 << 20 else 1 << 20)
+        if not chunk:
+            raise Gone("closed")
+        chunks.append(chunk)
+        left -= chunk.__len__()
+    return _JOIN(chunks)
+
+
+def child_receive(fd):
+    """One case as the child reads it (`for_child`'s message): (probe, keyword arguments, nonce)."""
+    head_len, body_len = _UNPACK(child_read(fd, wire.PREFIX_BYTES))
+    header = _SCAN(_DECODE(child_read(fd, head_len), "utf-8"), 0)[0]
+    body = child_read(fd, body_len)
+    kwargs = header["scalars"]
+    for entry in header["arrays"]:
+        array = _FROMBUFFER(body, _DTYPE(entry["dtype"]), entry["count"], entry["offset"])
+        kwargs[entry["key"]] = _COPY(array).reshape(entry["shape"])
+    return header["probe"], kwargs, header["nonce"]
+
+
+def for_child(case, inputs, nonce):
+    """A case as the child gets it: its probe, its scalars and arrays (raw bytes, read with `child_receive`), the
+    nonce; not its id, its check or its time limit, which would tell a cost run from the run that compares it."""
+    arrays, parts, offset = [], [], 0
+    with np.load(io.BytesIO(inputs), allow_pickle=False) as data:
+        for key in data.files:
+            array = np.ascontiguousarray(data[key])
+            arrays.append({"key": key, "dtype": array.dtype.str, "count": int(array.size), "offset": offset,
+                           "shape": list(array.shape)})
+            parts.append(array.tobytes())
+            offset += array.nbytes
+    scalars = case.get("scalars", {})
+    return {"probe": case.get("probe"), "scalars": scalars if isinstance(scalars, dict) else {}, "arrays": arrays,
+            "nonce": nonce}, b"".join(parts)
+
+
 def _finite(text):  # no inf from "1e999" either
     return float(text) if math.isfinite(float(text)) else _no_constant("a number too large")
 
@@ -122,6 +173,32 @@ WATCHED.update({f"lrkit_harness.{n}": (lambda n=n: getattr(student_thread.Caller
 
 def snapshot():
     return {name: id(get()) for name, get in WATCHED.items()}
+
+
+# Every function of the modules and classes the driver, the probes and the harness call while a case runs, as it
+# was before the student's import: a function replaced there (torch.zeros, numpy.random.default_rng, a builtin)
+# sees which probe runs (blind attacks8), and one replaced, used and put back within a case is caught by the check
+# after every call of the student's code (`caller.Caller.check`).
+GUARDED_MODULES = ("builtins", "json", "json.encoder", "struct", "os", "math", "threading", "numpy", "numpy.random",
+                   "torch", "torch._C", "torch.nn.functional")
+
+
+class Guard:
+    def __init__(self):
+        self.copies = [(name, vars(sys.modules[name]), dict(vars(sys.modules[name])))
+                       for name in GUARDED_MODULES if name in sys.modules]
+        self.copies += [(f"{c.__module__}.{c.__qualname__}", c.__dict__, dict(c.__dict__))
+                        for c in (torch.Tensor, torch.nn.Module)]
+
+    def changed(self):
+        """What differs (by identity: no __eq__ of anyone's runs here) from before the import; names added since
+        (lazy imports) are not changes."""
+        out = []
+        for name, live, copy in self.copies:
+            for key, value in copy.items():
+                if live.get(key, Guard) is not value:
+                    out.append(f"{name}.{key}")
+        return out
 
 
 def probe_marks(probes):
@@ -151,6 +228,8 @@ def tampered(before):
         changed.append("sys.settrace")
     if CALLER is not None and CALLER.traced:
         changed.append("sys.settrace (on the thread the probes call it from)")
+    if GUARD:
+        changed += [name for name in dict.fromkeys(GUARD[0].changed() + sorted(CALLER.flagged)) if name not in changed]
     if sys.getprofile() is not None:
         changed.append("sys.setprofile")
     return changed
@@ -177,7 +256,8 @@ C_API_PREFIXES = ("Py", "_Py")
 # standard library's own uses at import (namedtuple, TypeVar, the Enum API: a module's name) hand out nothing.
 HANDS_OUT_FRAMES = frozenset({"currentframe", "stack", "getouterframes", "getinnerframes", "trace", "walk_stack",
                               "walk_tb", "extract_stack", "getframeinfo"})
-PROCESS_MEMORY = re.compile(r"^/proc/(self|thread-self|\d+)/(task/\d+/)?(mem|pagemap)$")
+REPLACED_CODE = frozenset({"__code__", "__defaults__", "__kwdefaults__"})
+PROCESS_MEMORY = re.compile(r"^/proc/(self|thread-self|\d+)/(task/\d+/)?(mem|pagemap|maps|smaps)$")
 MEMORY_EVENTS = frozenset({"ctypes.cdata", "ctypes.string_at", "ctypes.wstring_at"})
 SIGNALS = tuple(s for s in signal.Signals if s not in (signal.SIGKILL, signal.SIGSTOP))
 
@@ -198,6 +278,7 @@ class Watch:
         self.ours = (os.path.join(os.path.dirname(os.path.abspath(__file__)), ""),)
         self.seen, self.sticky, self.busy, self.handlers = [], [], False, {}
         self.importing = False  # the student's modules are being imported (`child` sets it)
+        self.submission = ""  # the submission's folder (`child` sets it): what is the student's own
 
     def start(self):
         self.handlers = self.signal_handlers()
@@ -219,12 +300,19 @@ class Watch:
                 path = ""
             finally:
                 self.busy = False
-            if not PROCESS_MEMORY.match(path):
+            found = PROCESS_MEMORY.match(path)
+            if not found or found.group(1) != str(os.getpid()):  # its own (another's is the sandbox's business)
                 return
-        sticky = event in ("ctypes.dlsym", "open") or event in MEMORY_EVENTS or (
-            event == "import" and bool(args) and args[0] in STICKY_IMPORTS)
+        if event == "object.__setattr__" and not self.foreign(args):
+            return
+        sticky = event in ("ctypes.dlsym", "open", "sys.addaudithook", "object.__setattr__") or \
+            event in MEMORY_EVENTS or (event == "import" and bool(args) and args[0] in STICKY_IMPORTS)
         if event == "open":
             name = "reading the process's own memory (/proc/self/mem)"
+        elif event == "sys.addaudithook":
+            name = "an audit hook of its own (it sees what the checks do)"
+        elif event == "object.__setattr__":
+            name = f"replacing {getattr(args[0], '__qualname__', '?')}.{args[1]}"
         elif event in MEMORY_EVENTS:
             name = f"reading memory at an address ({event})"
         elif event == "ctypes.dlsym":
@@ -254,6 +342,17 @@ class Watch:
             pass
         finally:
             self.busy = False
+
+    def foreign(self, args):
+        """Is the code of a function that is not the submission's (the driver's, the harness's, torch's, the
+        standard library's) replaced? It then sees every call the checks make of it (blind attacks8). (Of setting
+        attributes, the interpreter audits only a function's code and a class's special names, which namedtuple
+        and its kind set as they make a class: those are not counted.)"""
+        if len(args) < 2 or not isinstance(args[0], types.FunctionType) or args[1] not in REPLACED_CODE:
+            return False
+        module = sys.modules.get(getattr(args[0], "__module__", None) or "")
+        path = getattr(module, "__file__", None) or ""
+        return not (self.submission and path.startswith(self.submission))
 
     def passes_through(self, frame):
         """The standard library's frames: they read frames for whoever called them (inspect, traceback). A frozen
@@ -345,11 +444,13 @@ def child(job, cases_r, answers_w):
     exec(compile(job.pop("probes"), "<probes>", "exec"), probes.__dict__)
     PROBES.update(module=probes, marks=probe_marks(probes), functions=dict(vars(probes)))
     before = snapshot()
+    GUARD.append(Guard())
+    CALLER.check = GUARD[0].changed
     watch = Watch()
     watch.start()
     sys.path.append(submission)
     sys.modules["__main__"] = types.ModuleType("__main__")  # the driver's globals (the watch's class) out of reach
-    watch.importing = True
+    watch.importing, watch.submission = True, os.path.join(os.path.realpath(submission), "")
     for name in job["modules"]:
         try:
             importlib.import_module(name)
@@ -367,24 +468,21 @@ def answer_next(job, cases_r, answers_w, before, watch):
     """Receive one case, run its probe, answer; False when the pipe closed. The case lives in this frame only: a
     frame of the child's the student's code kept from its import (`child`'s, its callers') shows none of it."""
     try:
-        case, inputs = receive(cases_r, 1 << 30)
+        probe, kwargs, nonce = child_receive(cases_r)
     except Gone:
         return False
     torch.manual_seed(0)
     header, body = {}, b""
     try:
-        kwargs = dict(case.get("scalars", {}))
-        with np.load(io.BytesIO(inputs), allow_pickle=False) as data:
-            kwargs.update({key: data[key] for key in data.files})
-        result = PROBES["functions"][case["probe"]](**kwargs)  # as they were before the student's import
+        result = PROBES["functions"][probe](**kwargs)  # as they were before the student's import
         if not isinstance(result, dict):
-            raise TypeError(f"probe {case['probe']} returned {type(result).__name__}, not a dict")
+            raise TypeError(f"probe {probe} returned {type(result).__name__}, not a dict")
         header, body = encode(result, job["max_result_bytes"])
     except BaseException as exc:
         header, body = {"error": describe(exc, job["submission"])}, b""
     header["tampered"] = tampered(before)
     header["introspected"] = watch.take()
-    header["nonce"] = case.get("nonce")  # an answer written before this case was sent cannot know it
+    header["nonce"] = nonce  # an answer written before this case was sent cannot know it
     send(answers_w, header, body)
     return True
 
@@ -462,7 +560,7 @@ def run_case(kid, case, inputs, job):
     timeout = case.get("timeout")
     timeout = float(timeout) if isinstance(timeout, (int, float)) and 0 < timeout < 86400 else 60.0
     try:
-        send(kid.cases_w, {"probe": case.get("probe"), "scalars": case.get("scalars", {}), "nonce": nonce}, inputs)
+        send(kid.cases_w, *for_child(case, inputs, nonce))
         answer, body = receive(kid.answers_r, job["max_result_bytes"], started + timeout)
     except Gone as exc:
         entry.update({"stopped": "timeout"} if str(exc) == "timeout" else {"stopped": "died", **kid.ended()})
