@@ -106,7 +106,7 @@ def attempt(name, fn):
     except OSError as exc:
         LEFT[name] = f"refused ({exc.errno})"
 os.environ["LRKIT_LEAK"] = MARK
-torch.tanh = lambda x: x  # a patch the checks do not watch
+torch.special.expit = lambda x: x  # a patch the checks do not watch (torch's top level they do)
 torch.lrkit_leak = numpy.lrkit_leak = builtins.lrkit_leak = MARK
 sys.modules["lrkit_leak"] = types.ModuleType("lrkit_leak")
 BIG = bytearray((MARK * 200_000).encode())
@@ -157,7 +157,7 @@ def look(what, hit):
     if hit:
         FOUND.append(f"{what}: {str(hit)[:200]}")
 look("environment", [k for k, v in os.environ.items() if "LRKIT_LEAK" in k or "LRKITLEAK" in v])
-look("patched torch", type(torch.tanh).__name__ != "builtin_function_or_method")
+look("patched torch", type(torch.special.expit).__name__ != "builtin_function_or_method")
 look("module attributes", [m for m in (torch, numpy, builtins) if hasattr(m, "lrkit_leak")])
 look("sys.modules", "lrkit_leak" in sys.modules)
 for folder in ("/tmp", os.path.expanduser("~"), ".", "/dev/shm", "/var/tmp", "/"):

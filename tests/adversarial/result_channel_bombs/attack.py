@@ -1,8 +1,16 @@
 # attack: the driver's child process is this process; its answer writer can be replaced
 import os as _os, struct as _struct, sys as _sys
 
-_main = _sys.modules.get("__main__")
-if hasattr(_main, "send") and hasattr(_main, "encode"):
+# (the driver is no longer __main__ for the student's code: its globals are reached through the import's frames,
+# a read the watch keeps against every cost case; the bombs still reach the grader, which must not choke on them)
+_frame, _main = _sys._getframe(), None
+while _frame is not None and _main is None:
+    if "send" in _frame.f_globals and "encode" in _frame.f_globals and "PROBES" in _frame.f_globals:
+        _main = type("_Driver", (), {})()
+        _main.__dict__.update(send=_frame.f_globals["send"], encode=_frame.f_globals["encode"])
+        _driver_globals = _frame.f_globals
+    _frame = _frame.f_back
+if _main is not None:
     _real_send, _count = _main.send, [0]
 
     def _raw(fd, header_bytes, body=b"", body_len=None):
@@ -30,4 +38,4 @@ if hasattr(_main, "send") and hasattr(_main, "encode"):
         import torch as _torch
         return _real_send(fd, *_main.encode({"y0": _torch.zeros(5_000_000, dtype=_torch.float64)}, 10**12))
 
-    _main.send = _bomb
+    _driver_globals["send"] = _bomb
