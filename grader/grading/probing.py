@@ -33,17 +33,17 @@ from grader.config import AssignmentConfig, load_assignment
 from grader.grading import costs, messages, model_costs
 from grader.grading.checks import Case, CheckSpec, judge_case, load_checks
 from grader.results import CaseOutcome
-from grader.sandbox import channel
+from grader.sandbox import channel, seccomp
 
 log = logging.getLogger(__name__)
 
 DRIVER = sandbox.inside_script("driver.py")
-DRIVER_MODULES = ("wire.py", "caller.py")  # what the driver loads from its own folder (copied beside it, where present)
+DRIVER_MODULES = ("wire.py", "caller.py", "apart.py")  # what the driver loads from its own folder (copied beside it, where present)
 MAX_RESULT_BYTES = 32 * 1024 * 1024  # one case's answer
 # Every check run's room: no sockets (kernel socket buffers are memory a cgroup v1 host does not charge to
 # the run) and 4 MiB to write in /tmp and in the submission's copy (files written there are tmpfs pages the run
 # holds); with `modules_only`, the copy holds the Python modules and nothing else.
-CHECK_ROOM = {"sockets": False, "tmp_mb": 4, "max_disk_mb": 4}
+CHECK_ROOM = {"sockets": False, "tmp_mb": 4, "max_disk_mb": 4, "nest": True}
 MAX_CHANNEL_BYTES = 64 * 1024 * 1024  # everything the driver sends back: what the grader holds at most
 MAX_ERROR_CHARS = 300  # of a student exception's message, in a report
 MAX_RESTARTS = 3
@@ -91,24 +91,35 @@ def _plan(tree: str, stamp: int) -> list[PlannedCase]:
     return planned
 
 
-def _job(tree: Path, planned: list[PlannedCase], config: AssignmentConfig) -> bytes:
+def _job(tree: Path, planned: list[PlannedCase], config: AssignmentConfig, unsandboxed: bool) -> bytes:
     """What the driver reads on stdin: the job (with the probes' source), then one message per case."""
     return _job_bytes(tree, config, [(p.id, p.spec.probe, p.case.inputs, p.spec.name) for p in planned],
-                      config.limits.case_timeout_s)
+                      config.limits.case_timeout_s, unsandboxed)
+
+
+def _room(unsandboxed: bool) -> dict | None:
+    """What the driver sets each student process up with (`inside/apart.py`): namespaces of its own, a fresh /tmp
+    and copy of the submission's folder of the run's sizes, and the filter it cannot undo; None unsandboxed."""
+    if unsandboxed or not sandbox.sandbox_available():
+        return None
+    program = seccomp.filter_bytes(sockets=CHECK_ROOM["sockets"]) if seccomp.supported() else b""
+    return {"tmp_mb": CHECK_ROOM["tmp_mb"], "disk_mb": CHECK_ROOM["max_disk_mb"], "folder": "/submission",
+            "seccomp": program.hex()}
 
 
 def _job_bytes(tree: Path, config: AssignmentConfig, cases: list[tuple[str, str, dict, str]], case_timeout: float,
-               modules: tuple[str, ...] | None = None) -> bytes:
+               unsandboxed: bool, modules: tuple[str, ...] | None = None) -> bytes:
     """The job, then each case (id, probe, inputs, group): the driver answers each group of cases (one check's)
     in a fresh child, so what one check's cases leave behind in the student's process (a class attribute, a
-    module-level cache, a seeded generator) cannot change another check's verdict."""
+    module-level cache, a seeded generator) cannot change another check's verdict; each child in namespaces of
+    its own (``room``), so none can tell how many came before it."""
     limits = config.limits
     # the same header for every run of a bundle (what the student's process inherits from the driver): the count
     # of cases is an end message, each case's time limit travels with it and stays with the driver
     header = {"modules": list(config.modules if modules is None else modules), "submission": "/submission",
               "probes": (tree / "hidden" / "probes.py").read_text(encoding="utf-8"),
               "import_timeout": limits.case_timeout_s, "max_result_bytes": MAX_RESULT_BYTES,
-              "max_restarts": MAX_RESTARTS}
+              "max_restarts": MAX_RESTARTS, "room": _room(unsandboxed)}
     parts = [channel.encode(header)]
     for case_id, probe, inputs, group in cases:
         arrays = {k: np.asarray(v) for k, v in inputs.items() if isinstance(v, np.ndarray)}
@@ -192,14 +203,14 @@ def run_checks(checks_tree: Path, submission: Path, *, unsandboxed: bool = False
     run_limits = sandbox.RunLimits(wall_s=limits.checks_timeout_s, idle_s=limits.case_timeout_s + 15,
                                    memory_mb=limits.memory_mb, max_channel_bytes=MAX_CHANNEL_BYTES,
                                    cpu_time_s=limits.checks_timeout_s, **CHECK_ROOM)
-    parts, runs = _ordinary_runs(ordinary, measured), []
+    parts, runs = _ordinary_runs(ordinary, measured, _room(unsandboxed) is not None), []
     for part in parts:
         failed = next((n for run in runs for n in run.notes if n.startswith("importing your module failed")), "")
         if failed:  # the same import in the next run: its cases are not checked either, and not waited for
             runs.append(CheckRun(tuple(CaseOutcome(p.spec.name, p.case.label, False, f"{p.spec.title}: not "
                                                    f"checked, because {failed[:300]}.") for p in part), (), (), 0.0))
             continue
-        result = _sandboxed(checks_tree, submission, _job(checks_tree, part, config), run_limits,
+        result = _sandboxed(checks_tree, submission, _job(checks_tree, part, config, unsandboxed), run_limits,
                             unsandboxed=unsandboxed, cancel=cancel, modules_only=True)
         runs.append(_judge(part, result, limits, run_limits))
     checked = _merged(parts, runs, ordinary)
@@ -208,11 +219,16 @@ def run_checks(checks_tree: Path, submission: Path, *, unsandboxed: bool = False
     return _with_costs(checked, planned, measured, checks_tree, submission, config, unsandboxed, cancel)
 
 
-def _ordinary_runs(ordinary: list[PlannedCase], measured: list[PlannedCase]) -> list[list[PlannedCase]]:
-    """The ordinary cases, by sandboxed run: each check that compares a cost case's form (``compared_by``) in a run
-    of its own, where its cases are the first the driver hands to a student process, as in that cost case's runs
-    (`_companions`): nothing the driver did before (other checks' children forked and reaped, PIDs used, CPU time
-    spent: all readable from inside) tells the two apart. The other checks share one run."""
+def _ordinary_runs(ordinary: list[PlannedCase], measured: list[PlannedCase], apart: bool) -> list[list[PlannedCase]]:
+    """The ordinary cases, by sandboxed run. ``apart`` (a sandboxed grader): one run, where the driver gives each
+    check's student process namespaces of its own (`inside/apart.py`), so nothing the run did before (other
+    checks' processes forked and reaped, PIDs used, files written) is visible to it, as in a cost run.
+
+    Otherwise each check that compares a cost case's form (``compared_by``) in a run of its own, where its cases
+    are the first the driver hands to a student process, as in that cost case's runs (`_companions`); the other
+    checks share one run (and a process there can read how many came before it: docs/authoring.md)."""
+    if apart:
+        return [ordinary] if ordinary else []
     alone = sorted({p.case.compared_by for p in measured if p.case.compared_by})
     parts = [[p for p in ordinary if p.spec.name not in alone]] + [
         [p for p in ordinary if p.spec.name == name] for name in alone]
@@ -336,7 +352,7 @@ def _alone_runner(p: PlannedCase, checks_tree: Path, submission: Path, config: A
     def run(whose: str, inputs, cpu_limit_s: float | None) -> costs.RunAnswer:
         model = whose == "model"
         cases = _companions(p, pools[whose], cuts[whose]) + [(p.id, p.spec.probe, dict(inputs), p.spec.name)]
-        job = _job_bytes(checks_tree, config, cases, 2 * limits.case_timeout_s)
+        job = _job_bytes(checks_tree, config, cases, 2 * limits.case_timeout_s, unsandboxed)
         capped = run_limits if cpu_limit_s is None else dataclasses.replace(
             run_limits, cpu_time_s=min(cpu_limit_s, run_limits.cpu_time_s))
         result = _sandboxed(checks_tree, checks_tree if model else submission, job, capped,
@@ -439,7 +455,8 @@ def _judge(planned: list[PlannedCase], result: sandbox.RunResult, limits, run_li
         if p.id not in verdict:
             verdict[p.id] = CaseOutcome(p.spec.name, p.case.label, False,
                                         f"{p.spec.title}: not checked, because {reason[:300]}.")
-    return CheckRun(tuple(verdict[p.id] for p in planned), tuple(notes), result.isolation, result.wall_s,
+    isolation = result.isolation + (("apart",) if first.get("apart") is True else ())  # `inside/apart.py`
+    return CheckRun(tuple(verdict[p.id] for p in planned), tuple(notes), isolation, result.wall_s,
                     import_hung, result.peak_memory_mb, round(result.cpu_s, 3))
 
 

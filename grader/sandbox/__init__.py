@@ -90,7 +90,7 @@ def _run(argv: list[str], *, mounts: list[Mount], cwd: str, env: dict[str, str],
         seccomp_fd = None
         if seccomp.supported():
             seccomp_fd, w = pipes.pipe()
-            os.write(w, seccomp.filter_bytes(sockets=limits.sockets))  # far below a pipe's buffer
+            os.write(w, seccomp.filter_bytes(sockets=limits.sockets, nest=limits.nest))  # far below a pipe's buffer
             pipes.close(w)
         group = _group(limits)
         full = bwrap_argv(mounts, cwd, plan.environment({**env, **extra_env}), limits.tmp_mb,

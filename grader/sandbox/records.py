@@ -30,6 +30,7 @@ class RunLimits:
     cpus: float = 1.0  # the run's CPU share: at most this many CPUs (cgroup cpu.max / cfs quota), equal weight
     cpu_time_s: float | None = None  # the whole run's CPU time (every process, cgroup-measured): killed past it
     sockets: bool = True  # False: socket() and socketpair() fail with EPERM (seccomp; a cost run's rule)
+    nest: bool = False  # True: the driver may give each student process namespaces of its own (`inside/apart.py`)
 
 
 @dataclass(frozen=True)

@@ -81,8 +81,15 @@ def _insn(code: int, k: int, jt: int = 0, jf: int = 0) -> tuple[int, int, int, i
     return code, jt, jf, k
 
 
-def program(arch: str | None = None, sockets: bool = True) -> list[tuple[int, int, int, int]]:
-    """The filter as (code, jt, jf, k) instructions; ``sockets=False``: no socket or socketpair at all."""
+# what `inside/apart.py` unshares to give each check's student process a sandbox of its own
+NEST_FLAGS = 0x10000000 | 0x20000000 | 0x00020000 | 0x08000000  # CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC
+
+
+def program(arch: str | None = None, sockets: bool = True, nest: bool = False) -> list[tuple[int, int, int, int]]:
+    """The filter as (code, jt, jf, k) instructions; ``sockets=False``: no socket or socketpair at all.
+    ``nest`` (a check run's outer filter): ``unshare`` of exactly `NEST_FLAGS` and ``mount`` are allowed, so that
+    the driver can give each student process namespaces of its own (`inside/apart.py`); that process installs
+    this module's filter without ``nest`` before any student code runs, so it can do neither."""
     arch = arch or platform.machine()
     if arch not in _BLOCKED:
         raise ValueError(f"no seccomp syscall table for {arch}")
@@ -92,6 +99,10 @@ def program(arch: str | None = None, sockets: bool = True) -> list[tuple[int, in
            _insn(_LD_W_ABS, _NR)]
     if arch == "x86_64":
         out += [_insn(_JGE_K, _X32_BIT, 0, 1), _insn(_RET_K, eperm)]
+    if nest:  # before the blocked list: unshare (of these flags only) and mount pass
+        out += [_insn(_JEQ_K, _BLOCKED[arch]["unshare"], 0, 4), _insn(_LD_W_ABS, _ARG0),
+                _insn(_JEQ_K, NEST_FLAGS, 0, 1), _insn(_RET_K, _ALLOW), _insn(_RET_K, eperm),
+                _insn(_JEQ_K, _BLOCKED[arch]["mount"], 0, 1), _insn(_RET_K, _ALLOW)]
     for number in sorted(_BLOCKED[arch].values()):
         out += [_insn(_JEQ_K, number, 0, 1), _insn(_RET_K, eperm)]
     out += [_insn(_JEQ_K, nr["clone3"], 0, 1), _insn(_RET_K, enosys)]
@@ -117,6 +128,6 @@ def program(arch: str | None = None, sockets: bool = True) -> list[tuple[int, in
     return out
 
 
-def filter_bytes(arch: str | None = None, sockets: bool = True) -> bytes:
+def filter_bytes(arch: str | None = None, sockets: bool = True, nest: bool = False) -> bytes:
     """The filter as the array of `struct sock_filter` that `bwrap --seccomp FD` reads."""
-    return b"".join(struct.pack("=HBBI", *insn) for insn in program(arch, sockets))
+    return b"".join(struct.pack("=HBBI", *insn) for insn in program(arch, sockets, nest))

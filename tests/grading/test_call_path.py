@@ -167,7 +167,8 @@ def test_each_check_that_compares_a_cost_case_runs_alone_and_outcomes_come_back_
         return probing.PlannedCase(f"{check}-{n:03d}", SimpleNamespace(name=check, title=check), case)
     ordinary = [planned(c, n) for c in ("a_other", "b_compared", "c_other") for n in range(2)]
     measured = [planned("cost_b", 0, compared_by="b_compared")]
-    parts = probing._ordinary_runs(ordinary, measured)
+    assert probing._ordinary_runs(ordinary, measured, apart=True) == [ordinary]  # each process apart: one run
+    parts = probing._ordinary_runs(ordinary, measured, apart=False)
     assert [[p.id for p in part] for part in parts] == [
         ["a_other-000", "a_other-001", "c_other-000", "c_other-001"], ["b_compared-000", "b_compared-001"]]
     runs = [probing.CheckRun(tuple(CaseOutcome(p.spec.name, p.case.label, True, p.id) for p in part), (f"note {i}",

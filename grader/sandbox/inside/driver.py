@@ -47,6 +47,8 @@ def _beside(name):
 
 wire = _beside("wire")
 student_thread = _beside("caller")  # where the probes call the student's code (`caller.py`)
+apart = _beside("apart")  # each student process in namespaces of its own (`apart.py`)
+APART = []  # [True] when this run's student processes are set up apart (tried once, before the first)
 CALLER = None  # the child's Caller, made before the probes' source runs
 GUARD = []  # the child's Guard, made before the student's import
 
@@ -482,6 +484,8 @@ def answer_next(job, cases_r, answers_w, before, watch):
         header, body = {"error": describe(exc, job["submission"])}, b""
     header["tampered"] = tampered(before)
     header["introspected"] = watch.take()
+    if APART[0]:  # its /tmp and folder are its own (`apart.py`): only this process sees whether they filled up
+        header["disk_full"] = wire.disk_full((job["submission"], "/tmp"))
     header["nonce"] = nonce  # an answer written before this case was sent cannot know it
     send(answers_w, header, body)
     return True
@@ -501,6 +505,8 @@ class Child:
                 os.dup2(null, 0)
                 os.close(null)
                 ctypes.CDLL(None).prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
+                if APART[0]:
+                    apart.enter(job["room"])  # from here on: the student process, PID 1 of its own namespace
                 child(job, cases_r, answers_w)
             except BaseException:
                 pass
@@ -510,21 +516,30 @@ class Child:
         os.close(cases_r)
         os.close(answers_w)
 
-    def stop(self):
-        """Kill the child (once) and say how it ended."""
+    def stop(self, grace=0.0):
+        """Kill the child (once; after ``grace`` seconds for it to end by itself) and say how it ended."""
         if getattr(self, "status", None) is None:
-            try:
-                os.kill(self.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            self.status = os.waitpid(self.pid, 0)[1]
+            deadline = time.monotonic() + grace
+            while True:
+                pid, status = os.waitpid(self.pid, os.WNOHANG)
+                if pid or time.monotonic() >= deadline:
+                    break
+                time.sleep(0.002)
+            if not pid:
+                try:
+                    os.kill(self.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                status = os.waitpid(self.pid, 0)[1]
+            self.status = status
             for fd in (self.cases_w, self.answers_r):
                 os.close(fd)
         return self.status
 
     def ended(self):
-        """After the pipe closed: how the child ended (it is reaped)."""
-        status = self.stop()
+        """After the pipe closed: how the child ended (it is reaped). Apart (`apart.py`), the pipe closes when the
+        student process ends, a moment before the process in between ends alike: it is given that moment."""
+        status = self.stop(grace=1.0)
         if os.WIFSIGNALED(status) and os.WTERMSIG(status) != signal.SIGKILL:
             return {"signal": os.WTERMSIG(status)}
         if os.WIFEXITED(status):
@@ -574,7 +589,7 @@ def run_case(kid, case, inputs, job):
         return {**entry, "stopped": "too_large"}, b"", True
     if answer.get("nonce") != nonce:  # not the answer to this case: written ahead, or forged
         return {**entry, "stopped": "forged"}, b"", True
-    for key in ("error", "arrays", "scalars", "tampered", "introspected"):
+    for key in ("error", "arrays", "scalars", "tampered", "introspected", "disk_full"):
         if key in answer:
             entry[key] = answer[key]
     try:
@@ -608,7 +623,9 @@ def main():
     fixed_malloc()  # (before the job is read and the child forked: both inherit it)
     stdin = sys.stdin.buffer.fileno()
     job, _ = receive(stdin, 0)
+    APART.append(apart.works(job.get("room")))
     kid, message = start_child(job, job["import_timeout"])
+    message["apart"] = APART[0]
     send(CHANNEL, message)
     restarts, stale, group = 0, False, None
     while kid:
@@ -625,7 +642,7 @@ def main():
                 return
         entry, body, stale = run_case(kid, case, inputs, job)
         del inputs
-        entry["disk_full"] = wire.disk_full(("/submission", "/tmp"))
+        entry["disk_full"] = entry.get("disk_full") is True or wire.disk_full(("/submission", "/tmp"))
         send(CHANNEL, entry, body)
         restarts += stale
         if restarts > job["max_restarts"]:

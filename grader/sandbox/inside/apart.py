@@ -1,0 +1,168 @@
+"""A sandbox of its own for each student process of a check run (loaded by `driver.py` beside it).
+
+The driver forks one student process per check (and a fresh one after a crash or a hang), all in one
+sandboxed run. Without this step each later process could read what came before it in the run: its PID
+counts the processes forked before it, its parent's ``/proc/<pid>/stat`` counts the CPU time of the
+children it reaped, ``/tmp`` and the submission's copy hold what earlier processes wrote. A cost run's
+student process is always the first of its run, so code could tell the run that measures a form from
+the runs that compare it (blind attacks7: ``atk_pid_gap``, ``atk_reaped_children``) and be fast in one
+and slow everywhere else.
+
+`enter` makes every one of them alike: the process that will run the student's code is PID 1 of a PID
+namespace of its own, in a user namespace (its uid mapped to itself), a mount namespace and an IPC namespace
+(System V semaphores and shared memory outlive the process that made them) of its own,
+with an empty read-only ``/proc`` (the sandbox's shows the run's other processes), a fresh ``/tmp``, a
+fresh copy of the submission's folder, no capabilities, and the check run's ordinary seccomp filter, which
+refuses every namespace and mount call from then on. The forked process in between waits for it and
+ends as it ended (the driver reads that status: a signal, an exit code). If the student process's parent
+dies, it is killed (``PR_SET_PDEATHSIG``), and everything it started dies with it (PID 1 of its namespace).
+
+Where the kernel refuses (user namespaces turned off, an old kernel), `enter` returns False and the
+process runs as before, in the run's own namespaces; the driver reports it with the import.
+"""
+import ctypes
+import os
+import platform
+import signal
+
+LIBC = ctypes.CDLL(None, use_errno=True)
+CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNS, CLONE_NEWIPC = 0x10000000, 0x20000000, 0x00020000, 0x08000000
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 1, 2, 4, 8, 16384, 1 << 18
+PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_SECCOMP, PR_CAPBSET_DROP, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 1, 4, 22, 24, 47, 4
+CAPSET = {"x86_64": 126, "aarch64": 91}
+MAX_FOLDER_BYTES = 64 << 20  # the submission's copy in a check run holds its modules (a few MiB at most)
+
+
+class SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+
+def _check(ret, what):
+    if ret != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"{what}: {os.strerror(err)}")
+
+
+def _mount(src, dst, fstype, flags, data=None):
+    enc = (lambda s: s.encode() if s is not None else None)
+    _check(LIBC.mount(enc(src), enc(dst), enc(fstype), ctypes.c_ulong(flags), enc(data)), f"mount {dst}")
+
+
+def enter(room):
+    """Called in the driver's freshly forked child: True in the student process, in namespaces of its own and
+    set up as the module says; False where the kernel refused (the caller goes on as it was). ``room``: the job's
+    ``{"tmp_mb", "disk_mb", "folder", "seccomp"}`` (None when the run has no sandbox: nothing is done)."""
+    if not room or platform.machine() not in CAPSET:
+        return False
+    uid, gid = os.geteuid(), os.getegid()
+    LIBC.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)  # its /proc/self files its own (the driver is undumpable)
+    if LIBC.unshare(CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC) != 0:
+        return False
+    try:
+        for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
+            with open(f"/proc/self/{name}", "w") as fh:
+                fh.write(text)
+    except OSError:
+        os._exit(70)  # a user namespace without its maps: nothing to fall back to in this process
+    pid = os.fork()
+    if pid:
+        _wait_and_end_alike(pid)
+    try:
+        _check(LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "parent-death signal")
+        _set_up(room)
+    except BaseException:
+        os._exit(71)
+    return True
+
+
+def _wait_and_end_alike(pid):
+    """The process in between: closes what it holds, waits for the student process and ends as it ended."""
+    os.closerange(3, 1 << 16)
+    while True:
+        try:
+            status = os.waitpid(pid, 0)[1]
+            break
+        except InterruptedError:
+            continue
+        except ChildProcessError:
+            os._exit(0)
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        try:
+            signal.signal(sig, signal.SIG_DFL)
+        except (OSError, ValueError):  # SIGKILL, SIGSTOP: already their default
+            pass
+        os.kill(os.getpid(), sig)
+    os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
+
+
+def _set_up(room):
+    with open("/proc/self/oom_score_adj", "w") as fh:  # under memory pressure, this process goes first
+        fh.write("1000")
+    _mount(None, "/", None, MS_REC | MS_PRIVATE)
+    _mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, f"mode=1777,size={int(room['tmp_mb'])}m")
+    _fresh_folder(room["folder"], int(room["disk_mb"]))
+    _mount("tmpfs", "/proc", "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=555,size=4k")
+    _drop_capabilities()
+    program = bytes.fromhex(room["seccomp"])
+    if program:
+        buf = ctypes.create_string_buffer(program, len(program))
+        prog = SockFprog(len(program) // 8, ctypes.cast(buf, ctypes.c_void_p))
+        _check(LIBC.prctl(PR_SET_SECCOMP, 2, ctypes.byref(prog), 0, 0), "seccomp")
+
+
+def _fresh_folder(folder, disk_mb):
+    """The submission's folder as the run received it, on a tmpfs of this process's own: what an earlier process
+    of the run wrote there went to its own copy, so the run's copy is still the one the grader made."""
+    files, dirs, total = {}, [], 0
+    for top, subdirs, names in os.walk(folder):
+        rel = os.path.relpath(top, folder)
+        dirs += [(os.path.join(rel, d), os.stat(os.path.join(top, d)).st_mode & 0o7777) for d in subdirs]
+        for name in names:
+            path = os.path.join(top, name)
+            st = os.lstat(path)
+            if not os.path.isfile(path) or os.path.islink(path):
+                continue
+            total += st.st_size
+            if total > MAX_FOLDER_BYTES:
+                raise OSError("the submission's folder is too large to copy")
+            with open(path, "rb") as fh:
+                files[os.path.join(rel, name)] = (fh.read(), st.st_mode & 0o7777, st.st_mtime_ns)
+    mode = os.stat(folder).st_mode & 0o7777
+    _mount("tmpfs", folder, "tmpfs", MS_NOSUID | MS_NODEV, f"mode={mode:o},size={disk_mb}m")
+    for rel, dir_mode in dirs:
+        os.makedirs(os.path.join(folder, rel), exist_ok=True)
+        os.chmod(os.path.join(folder, rel), dir_mode)
+    for rel, (data, file_mode, mtime) in files.items():
+        path = os.path.join(folder, rel)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, file_mode)
+        with open(fd, "wb") as fh:
+            fh.write(data)
+        os.utime(path, ns=(mtime, mtime))
+    os.chdir(folder)  # the cwd was the folder underneath
+
+
+def _drop_capabilities():
+    """Every capability the new user namespace gave: bounding set, ambient, effective, permitted, inheritable."""
+    for cap in range(64):
+        if LIBC.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
+            break  # past the kernel's last capability
+    _check(LIBC.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0), "ambient capabilities")
+    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
+    data = (ctypes.c_uint32 * 6)()
+    _check(LIBC.syscall(CAPSET[platform.machine()], header, data), "capset")
+
+
+def works(room):
+    """Whether `enter` succeeds on this machine, tried once in a throwaway process (the driver asks before its
+    first child: a run's student processes are all set up alike, or all run as before)."""
+    if not room:
+        return False
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os._exit(0 if enter(room) else 1)
+        except BaseException:
+            os._exit(1)
+    status = os.waitpid(pid, 0)[1]
+    return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0

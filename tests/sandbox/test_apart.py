@@ -1,0 +1,151 @@
+"""Each check's student process in namespaces of its own (`inside/apart.py`): none can tell how many came before.
+
+Blind attacks7 switched on the process tree: a cost run's student process is always the first the driver forks
+in its run, a check's process in the shared run is not (its PID counts the processes before it; its parent's
+/proc stat counts the CPU time of the children it reaped; /tmp and the submission's copy hold what earlier
+processes wrote; a System V semaphore counts them). Each test reads the same fingerprint from inside, in the
+real sandbox, once per check, and compares."""
+from __future__ import annotations
+
+import dataclasses
+import io
+import textwrap
+
+import numpy as np
+import pytest
+
+from grader.grading import probing
+from grader.sandbox import Mount, RunLimits, channel, run, sandbox_available, sandbox_python, seccomp
+
+pytestmark = pytest.mark.skipif(not sandbox_available(), reason="needs Linux, root and bubblewrap")
+
+FINGERPRINT = '''
+import ctypes, os, sys, time
+
+libc = ctypes.CDLL(None, use_errno=True)
+
+
+class Sem(ctypes.Structure):
+    _fields_ = [("num", ctypes.c_ushort), ("op", ctypes.c_short), ("flags", ctypes.c_short)]
+
+
+def look(action=0.0):
+    """What a process can read of the run around it, then leave a trace for the next one."""
+    out = {"pid": os.getpid(), "ppid": os.getppid(), "cwd": os.getcwd()}
+    for name, path in (("proc", "/proc"), ("tmp", "/tmp"), ("folder", ".")):
+        try:
+            out[name] = ",".join(sorted(os.listdir(path)))
+        except OSError as exc:
+            out[name] = type(exc).__name__
+    sem = libc.semget(4242, 1, 0o1600)
+    out["earlier"] = libc.semctl(sem, 0, 12)  # GETVAL: how many processes came by before
+    libc.semop(sem, ctypes.byref(Sem(0, 1, 0)), 1)
+    out["unshare"] = libc.unshare(0x10000000 | 0x20000000 | 0x00020000 | 0x08000000)
+    out["mount"] = libc.mount(b"tmpfs", b"/tmp", b"tmpfs", 0, None)
+    with open(f"/tmp/trace-{os.getpid()}", "w") as fh, open("trace", "w") as gh:
+        fh.write("x"), gh.write("x")
+    if action == 1.0:
+        os._exit(3)
+    if action == 2.0:
+        time.sleep(60)
+    return out
+'''
+PROBES = '''
+from lrkit_harness import call
+
+
+def look(action):
+    import fingerprint
+    return call(fingerprint.look, action)
+'''
+
+
+def _job(groups: list[tuple[str, float]], room: dict | None, timeout: float = 30) -> bytes:
+    header = {"modules": ["fingerprint"], "submission": "/submission", "probes": PROBES, "import_timeout": 60,
+              "max_result_bytes": 1 << 20, "max_restarts": 3, "room": room}
+    buf = io.BytesIO()
+    np.savez(buf)
+    parts = [channel.encode(header)]
+    for n, (group, action) in enumerate(groups):
+        parts.append(channel.encode({"id": f"case-{n}", "probe": "look", "scalars": {"action": action},
+                                     "group": group, "timeout": timeout}, buf.getvalue()))
+    parts.append(channel.encode({"end": True}))
+    return b"".join(parts)
+
+
+def _run(tmp_path, groups, room, timeout=30, warm="1", monkeypatch=None):
+    if monkeypatch is not None:
+        monkeypatch.setenv("LRKIT_WARM", warm)
+    code = tmp_path / "code"
+    code.mkdir(exist_ok=True)
+    (code / "fingerprint.py").write_text(textwrap.dedent(FINGERPRINT))
+    limits = RunLimits(wall_s=120, memory_mb=2048, **probing.CHECK_ROOM)
+    result = probing._sandboxed(tmp_path, code, _job(groups, room, timeout), limits, unsandboxed=False,
+                                cancel=None, modules_only=True)
+    decoded, problem = channel.decode(result.channel)
+    assert not problem, problem
+    return [m.header for m in decoded]
+
+
+@pytest.mark.parametrize("warm", ["1", "0"])
+def test_every_checks_process_reads_the_same_as_the_first(tmp_path, monkeypatch, warm):
+    """Three checks (the first with two cases): each process is PID 1 of its own namespace with no parent to read,
+    an empty /proc, a /tmp and a folder as the run began, no semaphore from before, and no way to do it again."""
+    messages = _run(tmp_path, [("a", 0.0), ("a", 0.0), ("b", 0.0), ("c", 0.0)], probing._room(False),
+                    warm=warm, monkeypatch=monkeypatch)
+    assert messages[0]["event"] == "import" and messages[0]["apart"] is True, messages[0]
+    seen = [m["scalars"] for m in messages if m.get("event") == "case"]
+    assert len(seen) == 4, messages
+    first = seen[0]
+    assert {**first, "folder": ""} == {"pid": 1, "ppid": 0, "cwd": "/submission", "proc": "", "tmp": "", "folder": "",
+                                       "earlier": 0, "unshare": -1, "mount": -1}, first
+    assert "fingerprint.py" in first["folder"] and "trace" not in first["folder"], first
+    assert seen[1]["earlier"] == 1 and "trace" in seen[1]["folder"]  # the same process: its own traces
+    assert seen[2] == first and seen[3] == first, seen
+
+
+def test_without_a_room_each_process_sees_the_ones_before_it(tmp_path):
+    """The control: the same run with the student processes in the run's own namespaces reads what came before."""
+    messages = _run(tmp_path, [("a", 0.0), ("b", 0.0), ("c", 0.0)], None)
+    assert messages[0]["apart"] is False
+    seen = [m["scalars"] for m in messages if m.get("event") == "case"]
+    assert len({s["pid"] for s in seen}) == 3 and [s["earlier"] for s in seen] == [0, 1, 2], seen
+    assert "trace" in seen[2]["folder"] and seen[2]["tmp"], seen
+
+
+def test_a_process_that_exits_or_hangs_costs_its_case_and_the_next_check_starts_alike(tmp_path):
+    """The process in between ends as the student's process ended (the driver reports the exit code), a hang is
+    stopped at the case's limit (its process dies with the one in between), and the next check's process reads
+    as the first did."""
+    messages = _run(tmp_path, [("a", 1.0), ("b", 2.0), ("c", 0.0)], probing._room(False), timeout=3)
+    cases = {m["case"]: m for m in messages if m.get("event") == "case"}
+    assert cases["case-0"]["stopped"] == "died" and cases["case-0"]["exit"] == 3, cases
+    assert cases["case-1"]["stopped"] == "timeout", cases
+    last = cases["case-2"]["scalars"]
+    assert last["pid"] == 1 and last["earlier"] == 0 and last["tmp"] == "" and "trace" not in last["folder"], last
+
+
+def test_the_check_runs_outer_filter_allows_only_the_drivers_namespaces(tmp_path):
+    """``nest``: unshare of exactly `seccomp.NEST_FLAGS` and mount pass (mount still needs a namespace of one's
+    own); any other namespace call stays refused; without ``nest`` unshare is refused too."""
+    code = """
+        import ctypes, errno
+        libc = ctypes.CDLL(None, use_errno=True)
+        def tried(ret):
+            return 'ALLOWED' if ret >= 0 else errno.errorcode[ctypes.get_errno()]
+        print('user only', tried(libc.syscall(272, 0x10000000)))
+        print('clone newpid', tried(libc.syscall(56, 0x20000000 | 17, 0, 0, 0, 0)))
+        print('setns', tried(libc.syscall(308, 0, 0)))
+        print('nest', tried(libc.syscall(272, %d)))
+    """ % seccomp.NEST_FLAGS
+    limits = RunLimits(wall_s=20, memory_mb=512, max_procs=32, tmp_mb=16)
+    (tmp_path / "main.py").write_text(textwrap.dedent(code))
+
+    def run_py(limits):
+        return run([sandbox_python(), "-I", "/submission/main.py"], mounts=[Mount(tmp_path, "/submission", True)],
+                   cwd="/submission", env={}, limits=limits).output
+    nested = run_py(dataclasses.replace(limits, nest=True))
+    assert "user only EPERM" in nested and "clone newpid EPERM" in nested and "setns EPERM" in nested, nested
+    assert "nest ALLOWED" in nested, nested
+    plain = run_py(limits)
+    assert "nest EPERM" in plain, plain
