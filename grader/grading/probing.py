@@ -38,12 +38,14 @@ from grader.sandbox import channel, seccomp
 log = logging.getLogger(__name__)
 
 DRIVER = sandbox.inside_script("driver.py")
-DRIVER_MODULES = ("wire.py", "caller.py", "apart.py")  # what the driver loads from its own folder (copied beside it, where present)
+# what the driver loads from its own folder (copied beside it, where present)
+DRIVER_MODULES = ("wire.py", "caller.py", "apart.py")
 MAX_RESULT_BYTES = 32 * 1024 * 1024  # one case's answer
 # Every check run's room: no sockets (kernel socket buffers are memory a cgroup v1 host does not charge to
 # the run) and 4 MiB to write in /tmp and in the submission's copy (files written there are tmpfs pages the run
 # holds); with `modules_only`, the copy holds the Python modules and nothing else.
-CHECK_ROOM = {"sockets": False, "tmp_mb": 4, "max_disk_mb": 4, "nest": True}
+CHECK_ROOM = {"sockets": False, "tmp_mb": 4, "max_disk_mb": 4,
+              "nest": True}  # the driver gives each student process namespaces of its own (`inside/apart.py`)
 MAX_CHANNEL_BYTES = 64 * 1024 * 1024  # everything the driver sends back: what the grader holds at most
 MAX_ERROR_CHARS = 300  # of a student exception's message, in a report
 MAX_RESTARTS = 3

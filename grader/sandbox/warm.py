@@ -316,7 +316,8 @@ def run_spec(argv: list[str], *, mounts: list[Mount], cwd: str, env: dict[str, s
     which of the passed descriptors are the run's stdio, seeds and kept fds."""
     return {"argv": argv, "plan": bwrap.mount_plan(mounts, limits.tmp_mb, limits.max_disk_mb, bool(seeds)),
             "cwd": cwd, "env": env, "procs": procs, "rlimits": rlimits, "uid": SANDBOX_UID,
-            "seccomp": seccomp.filter_bytes(sockets=limits.sockets, nest=limits.nest).hex() if seccomp.supported() else "",
+            "seccomp": (seccomp.filter_bytes(sockets=limits.sockets, nest=limits.nest).hex()
+                        if seccomp.supported() else ""),
             "seeds": seeds,
             "seed_filter": plan.SEED_TAR_FILTER, "fds": fds}
 

@@ -136,8 +136,8 @@ def test_the_check_runs_outer_filter_allows_only_the_drivers_namespaces(tmp_path
         print('user only', tried(libc.syscall(272, 0x10000000)))
         print('clone newpid', tried(libc.syscall(56, 0x20000000 | 17, 0, 0, 0, 0)))
         print('setns', tried(libc.syscall(308, 0, 0)))
-        print('nest', tried(libc.syscall(272, %d)))
-    """ % seccomp.NEST_FLAGS
+        print('nest', tried(libc.syscall(272, NEST)))
+    """.replace("NEST", str(seccomp.NEST_FLAGS))
     limits = RunLimits(wall_s=20, memory_mb=512, max_procs=32, tmp_mb=16)
     (tmp_path / "main.py").write_text(textwrap.dedent(code))
 

@@ -28,7 +28,8 @@ import signal
 LIBC = ctypes.CDLL(None, use_errno=True)
 CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNS, CLONE_NEWIPC = 0x10000000, 0x20000000, 0x00020000, 0x08000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 1, 2, 4, 8, 16384, 1 << 18
-PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_SECCOMP, PR_CAPBSET_DROP, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 1, 4, 22, 24, 47, 4
+PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_SECCOMP, PR_CAPBSET_DROP = 1, 4, 22, 24
+PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 47, 4
 CAPSET = {"x86_64": 126, "aarch64": 91}
 MAX_FOLDER_BYTES = 64 << 20  # the submission's copy in a check run holds its modules (a few MiB at most)
 
@@ -44,7 +45,8 @@ def _check(ret, what):
 
 
 def _mount(src, dst, fstype, flags, data=None):
-    enc = (lambda s: s.encode() if s is not None else None)
+    def enc(text):
+        return text.encode() if text is not None else None
     _check(LIBC.mount(enc(src), enc(dst), enc(fstype), ctypes.c_ulong(flags), enc(data)), f"mount {dst}")
 
 
