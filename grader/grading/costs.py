@@ -273,7 +273,7 @@ def judge_cost(spec: CheckSpec, case: CostCase, run: Runner, stamp: object, kept
         if answer.over_cpu:  # stopped at the cap: decided, whatever the outputs would have been
             why = over_cap(case, n, answer.cpu_s, model[i], stopped=True)
             return CaseOutcome(spec.name, case.label, False, f"{prefix}: {why}.{_hint(case)}", cause=spec.cause)
-        problem = _answer_problem(spec, case, n, answer)
+        problem = _answer_problem(spec, case, n, answer, kept)
         if problem:
             # Wrong outputs, or an error: the cost item earns nothing (a cost counts only for correct work).
             # Items that require this check (the form "is recurrent", "is chunkwise") lose too, unless the
@@ -294,7 +294,7 @@ def judge_cost(spec: CheckSpec, case: CostCase, run: Runner, stamp: object, kept
             # quadratic form is not waited for a second time; a run slowed by a neighbour once comes in under)
             limit = caps[0] if i == 0 else min(caps[1], growth_bound(_judged_pair(student)[0], model) + RECHECK_SLACK_S)
             answer = run("student", case.inputs_at(n), limit)
-            if not answer.over_cpu and not _answer_problem(spec, case, n, answer):
+            if not answer.over_cpu and not _answer_problem(spec, case, n, answer, kept):
                 runs.append(Measurement(n, answer.peak_bytes, answer.cpu_s))
         verdict = _verdict(case, student, model)
     if verdict:
@@ -321,20 +321,32 @@ def _hint(case: CostCase) -> str:
     return f" Hint: {case.hint}" if case.hint else ""
 
 
-def _answer_problem(spec: CheckSpec, case: CostCase, n: int, answer: RunAnswer) -> str:
+def _answer_problem(spec: CheckSpec, case: CostCase, n: int, answer: RunAnswer, kept=None) -> str:
     """Why a run's answer earns nothing (its outputs, or no answer), or ''."""
     at = f"at {case.length_key}={n}"
     if answer.got is None:
         return f"{at}: {answer.why or 'no result'}"
-    with _REFERENCES:  # one reference at a time: a long one holds hundreds of MB while it is computed
-        expect = case.expect(n)
-    outputs = Case(label=case.label, inputs={}, expect=expect, atol=case.atol, rtol=case.rtol)
+    outputs = Case(label=case.label, inputs={}, expect=_reference(spec, case, n, kept), atol=case.atol,
+                   rtol=case.rtol)
     outcome = judge_case(spec, outputs, answer.got)
     if not outcome.passed:
         return f"{at}: " + outcome.message.split(": ", 1)[-1].rstrip(".") + f" {ONLY_CORRECT}"
     if answer.peak_bytes <= 0:
         return f"{at}: the run could not be measured (no cgroup and no process accounting on this machine)"
     return ""
+
+
+def _reference(spec: CheckSpec, case: CostCase, n: int, kept=None) -> Mapping[str, np.ndarray]:
+    """The case's float64 reference at length n: kept on disk per bundle and inputs (`model_costs.Kept`: a grader
+    process makes each once, ~4 s for a kit's cost cases), else made here, one at a time (a long one holds
+    hundreds of MB while it is made)."""
+    expect = kept.reference(spec.name, case, n) if kept is not None else None
+    if expect is None:
+        with _REFERENCES:
+            expect = case.expect(n)
+        if kept is not None:
+            kept.keep_reference(spec.name, case, n, expect)
+    return expect
 
 
 def _model(spec: CheckSpec, case: CostCase, run: Runner, stamp: object, kept=None):
@@ -350,7 +362,7 @@ def _model(spec: CheckSpec, case: CostCase, run: Runner, stamp: object, kept=Non
             return _MODEL.done[key]
         measured = kept.load(spec.name, case) if kept is not None else None
         if measured is None:
-            measured = _measure_model(spec, case, run)
+            measured = _measure_model(spec, case, run, kept)
             if kept is not None and not isinstance(measured, str):
                 kept.save(spec.name, case, measured)
         if not isinstance(measured, str):
@@ -358,13 +370,13 @@ def _model(spec: CheckSpec, case: CostCase, run: Runner, stamp: object, kept=Non
         return measured
 
 
-def _measure_model(spec: CheckSpec, case: CostCase, run: Runner):
+def _measure_model(spec: CheckSpec, case: CostCase, run: Runner, kept=None):
     out = []
     for n in case.lengths:
         runs = []
         for _ in range(MODEL_RUNS):
             answer = run("model", case.inputs_at(n), None)
-            problem = _answer_problem(spec, case, n, answer)
+            problem = _answer_problem(spec, case, n, answer, kept)
             if problem:  # the instructor's solution fails its own case: nobody can be judged on it
                 log.error("cost case %s [%s]: the model solution's run failed: %s", spec.name, case.label, problem)
                 return f"the model solution's own run failed ({problem}): an error in the assignment, not yours"

@@ -10,6 +10,10 @@ content of the harness that runs inside them: `grader/sandbox/inside/`, whose ma
 the machine (host, CPU, kernel, Python, torch). They are kept `KEPT_S`: a machine's speed drifts (updates, other
 tenants), and a fresh measurement costs only seconds. The files hold seconds and bytes, nothing hidden.
 
+The cost cases' float64 references are kept there too (``reference-*.npz``, keyed by the bundle's content, the case
+and its drawn inputs): a grader process made them once each, ~4 s of a single `grade submission`. They are hidden
+expected values, in the grader's own 0700 folder, which no sandboxed run mounts.
+
 Beside them lies the grader's `secret` (random bytes, made once): it decides where each cost case comes in its
 run (`probing._companions`), the same for the model and for every student on this machine, so what the earlier
 cases leave behind weighs the same on both sides of a verdict, and no student can know it.
@@ -25,9 +29,13 @@ import platform
 import sys
 import tempfile
 import time
+import zipfile
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+
+import numpy as np
 
 from grader.grading.costs import CostCase, Measurement
 from grader.sandbox.scratch import user_cache
@@ -105,6 +113,34 @@ class Kept:
                                                            or m.cpu_s < 0 for m in out):
             return None
         return out  # type: ignore[return-value]
+
+    def _reference_path(self, check: str, case: CostCase, n: int) -> Path:
+        inputs = sorted((k, repr(v)) for k, v in case.inputs.items())  # the drawn seed among them
+        key = json.dumps([VERSION, "reference", self.bundle, check, case.label, case.length_key, inputs, n])
+        return self.folder / f"reference-{hashlib.sha256(key.encode()).hexdigest()}.npz"
+
+    def reference(self, check: str, case: CostCase, n: int) -> dict[str, np.ndarray] | None:
+        """The case's float64 reference at length n as an earlier grader made it, or None (none, or unreadable).
+        It depends on the bundle's checks and the inputs only, so it is kept as long as the file is there."""
+        try:
+            with np.load(self._reference_path(check, case, n), allow_pickle=False) as data:
+                out = {key: np.array(data[key]) for key in data.files}
+        except (OSError, ValueError, EOFError, zipfile.BadZipFile, KeyError):
+            return None
+        return out if out and all(a.dtype.kind == "f" for a in out.values()) else None
+
+    def keep_reference(self, check: str, case: CostCase, n: int, expect: Mapping) -> None:
+        """Keep a reference of float arrays (written whole or not at all); anything else is not kept."""
+        if not isinstance(expect, Mapping) or not expect or not all(
+                isinstance(a, np.ndarray) and a.dtype.kind == "f" for a in expect.values()):
+            return
+        try:
+            fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".tmp-", suffix=".npz")
+            with os.fdopen(fd, "wb") as fh:
+                np.savez(fh, **{str(k): v for k, v in expect.items()})
+            os.replace(tmp, self._reference_path(check, case, n))
+        except OSError as exc:
+            log.info("a cost case's reference was not kept (%s): the next grader makes it again", exc)
 
     def save(self, check: str, case: CostCase, measured: tuple[Measurement, Measurement]) -> None:
         """Keep ``measured`` (written whole or not at all: a half-written file never replaces a good one)."""

@@ -96,3 +96,35 @@ def test_the_graders_secret_is_made_once_kept_private_and_decides_one_cut_for_mo
     path.symlink_to(tmp_path / "elsewhere")
     monkeypatch.setattr(model_costs, "_SECRET", [])
     assert model_costs.secret() != b"x" * model_costs.SECRET_BYTES
+
+
+def test_a_second_grader_reads_the_cost_references_and_a_damaged_file_is_made_again(tmp_path):
+    """The float64 references are kept beside the measurements (per bundle, case and inputs): a second grader of
+    the same bundle does not make them again; another seed, bundle or length is another file; a damaged file, or a
+    reference that is not float arrays, is made again and not kept."""
+    made = []
+
+    def expect(n):
+        made.append(n)
+        return {"y": _right(n)}
+    case = CostCase(label="form, 4 sequences", inputs={"form": "f", "seed": 7}, expect=expect)
+    kept = _kept(tmp_path)
+    first, second = _Runs({**_honest(), **STUDENT}), _Runs({**_honest(), **STUDENT})
+    judge_cost(SPEC, case, first, stamp=("grader 1", tmp_path), kept=kept)
+    assert sorted(set(made)) == [1024, 8192]
+    made.clear()
+    judge_cost(SPEC, case, second, stamp=("grader 2", tmp_path), kept=kept)  # another process: read, not made
+    assert made == []
+    assert np.array_equal(kept.reference(SPEC.name, case, 1024)["y"], _right(1024))
+    kept.keep_reference(SPEC.name, case, 4, {"y": np.arange(4.0), "z": np.ones((2, 2))})
+    got = kept.reference(SPEC.name, case, 4)
+    assert set(got) == {"y", "z"} and np.array_equal(got["y"], np.arange(4.0)) and got["z"].shape == (2, 2)
+    reseeded = CostCase(label=case.label, inputs={"form": "f", "seed": 8}, expect=expect)
+    assert kept.reference(SPEC.name, reseeded, 1024) is None and kept.reference(SPEC.name, case, 4096) is None
+    assert _kept(tmp_path, bundle="b2").reference(SPEC.name, case, 1024) is None
+    for path in kept.folder.glob("reference-*.npz"):
+        path.write_bytes(b"PK\x03\x04 not a zip")
+    assert kept.reference(SPEC.name, case, 1024) is None
+    kept.keep_reference(SPEC.name, reseeded, 1024, {"y": np.arange(3)})  # integers: not a float64 reference
+    assert kept.reference(SPEC.name, reseeded, 1024) is None
+    assert not [p for p in os.listdir(kept.folder) if p.startswith(".tmp-")]

@@ -168,7 +168,11 @@ look("sysv shm", rd("/proc/sysvipc/shm").splitlines()[1:])
 look("abstract sockets", [l for l in rd("/proc/net/unix").splitlines() if "lrkit_leak" in l])
 look("keyrings", [l for l in rd("/proc/keys").splitlines() if "lrkit_leak" in l])
 pattern, seen = re.compile(b"LRKIT" + b"LEAK-[0-9a-f]{32}"), 0
-with open("/proc/self/maps") as maps, open("/proc/self/mem", "rb", 0) as mem:
+try:  # a check's student process has an empty /proc of its own (`inside/apart.py`): the notebook's kernel reads
+    maps, mem = open("/proc/self/maps"), open("/proc/self/mem", "rb", 0)
+except OSError:
+    maps = mem = open(os.devnull, "rb")
+with maps, mem:
     for line in maps:
         fields = line.split()
         start, end = (int(x, 16) for x in fields[0].split("-"))
