@@ -20,9 +20,22 @@ from grader.sandbox import Mount, RunLimits, channel, run, sandbox_available, sa
 pytestmark = pytest.mark.skipif(not sandbox_available(), reason="needs Linux, root and bubblewrap")
 
 FINGERPRINT = '''
-import ctypes, os, sys, time
+import ctypes, fcntl, gc, os, sys, time, warnings
 
 libc = ctypes.CDLL(None, use_errno=True)
+
+
+def _stack():  # the frames above the import, as warnings name them (no audit event)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        for level in range(2, 12):
+            warnings.warn("where", stacklevel=level)
+    return "|".join(f"{os.path.basename(w.filename)}:{w.lineno}" for w in seen)
+
+
+AT_IMPORT = {"modules": len(sys.modules), "gc": str(gc.get_count()), "collections": str(gc.get_stats()),
+             "stack": _stack(), "stdout_flags": fcntl.fcntl(1, fcntl.F_GETFL), "blocks": sys.getallocatedblocks(),
+             "address": id(object()), "rss": __import__("resource").getrusage(0).ru_maxrss}
 
 
 class Sem(ctypes.Structure):
@@ -31,7 +44,9 @@ class Sem(ctypes.Structure):
 
 def look(action=0.0):
     """What a process can read of the run around it, then leave a trace for the next one."""
-    out = {"pid": os.getpid(), "ppid": os.getppid(), "cwd": os.getcwd()}
+    out = {"pid": os.getpid(), "ppid": os.getppid(), "cwd": os.getcwd(), **AT_IMPORT}
+    out["fds"] = ",".join(str(fd) for fd in range(64) if _open(fd))
+    fcntl.fcntl(1, fcntl.F_SETFL, fcntl.fcntl(1, fcntl.F_GETFL) | os.O_APPEND)  # a mark on its stdout
     for name, path in (("proc", "/proc"), ("tmp", "/tmp"), ("folder", ".")):
         try:
             out[name] = ",".join(sorted(os.listdir(path)))
@@ -44,11 +59,37 @@ def look(action=0.0):
     out["mount"] = libc.mount(b"tmpfs", b"/tmp", b"tmpfs", 0, None)
     with open(f"/tmp/trace-{os.getpid()}", "w") as fh, open("trace", "w") as gh:
         fh.write("x"), gh.write("x")
+    out["dated"] = ",".join(_run_dated())
     if action == 1.0:
         os._exit(3)
+    if action == 3.0:
+        time.sleep(1.5)
     if action == 2.0:
         time.sleep(60)
     return out
+
+
+def _run_dated():
+    """What this process can see that was made a while ago but not long ago: when its run started."""
+    now, out = time.time(), []
+    for top in ("/", "/dev", "/tmp", "."):
+        for name in [""] + sorted(os.listdir(top)):
+            path = os.path.join(top, name)
+            try:
+                st = os.lstat(path)
+            except OSError:
+                continue
+            if 1.0 <= now - max(st.st_mtime, st.st_ctime) < 600:
+                out.append(path)
+    return out
+
+
+def _open(fd):
+    try:
+        os.fstat(fd)
+        return True
+    except OSError:
+        return False
 '''
 PROBES = '''
 from lrkit_harness import call
@@ -90,27 +131,46 @@ def _run(tmp_path, groups, room, timeout=30, warm="1", monkeypatch=None):
 @pytest.mark.parametrize("warm", ["1", "0"])
 def test_every_checks_process_reads_the_same_as_the_first(tmp_path, monkeypatch, warm):
     """Three checks (the first with two cases): each process is PID 1 of its own namespace with no parent to read,
-    an empty /proc, a /tmp and a folder as the run began, no semaphore from before, and no way to do it again."""
+    an empty /proc, a /tmp and a folder as the run began, no semaphore from before, and no way to do it again; and
+    the same interpreter state (modules, collector, heap blocks, the frames above its import, its stdout's flags)
+    as the first, forked from the same spawner."""
     messages = _run(tmp_path, [("a", 0.0), ("a", 0.0), ("b", 0.0), ("c", 0.0)], probing._room(False),
                     warm=warm, monkeypatch=monkeypatch)
     assert messages[0]["event"] == "import" and messages[0]["apart"] is True, messages[0]
     seen = [m["scalars"] for m in messages if m.get("event") == "case"]
     assert len(seen) == 4, messages
     first = seen[0]
-    assert {**first, "folder": ""} == {"pid": 1, "ppid": 0, "cwd": "/submission", "proc": "", "tmp": "", "folder": "",
-                                       "earlier": 0, "unshare": -1, "mount": -1}, first
+    assert {k: first[k] for k in ("pid", "ppid", "cwd", "proc", "tmp", "earlier", "unshare", "mount")} == {
+        "pid": 1, "ppid": 0, "cwd": "/submission", "proc": "", "tmp": "", "earlier": 0, "unshare": -1, "mount": -1}
     assert "fingerprint.py" in first["folder"] and "trace" not in first["folder"], first
     assert seen[1]["earlier"] == 1 and "trace" in seen[1]["folder"]  # the same process: its own traces
-    assert seen[2] == first and seen[3] == first, seen
+    # all of it the same (the spawner: `inside/spawner.py`), but the peak resident size (tens of KiB of the
+    # spawner's pages touched since), the heap's block count (the harness thread's start races the import: a few
+    # either way) and, cold, the collector's count of young objects (one)
+    loose = ("rss", "blocks") if warm == "1" else ("rss", "blocks", "gc")
+    alike = [{k: v for k, v in s.items() if k not in loose} for s in seen]
+    assert alike[2] == alike[0] and alike[3] == alike[0], seen
+    assert max(abs(s["blocks"] - first["blocks"]) for s in seen) <= 16, [s["blocks"] for s in seen]
 
 
 def test_without_a_room_each_process_sees_the_ones_before_it(tmp_path):
-    """The control: the same run with the student processes in the run's own namespaces reads what came before."""
-    messages = _run(tmp_path, [("a", 0.0), ("b", 0.0), ("c", 0.0)], None)
+    """The control: the same run with the student processes in the run's own namespaces reads what came before,
+    and how long ago the run started."""
+    messages = _run(tmp_path, [("a", 3.0), ("b", 0.0), ("c", 0.0)], None)
     assert messages[0]["apart"] is False
     seen = [m["scalars"] for m in messages if m.get("event") == "case"]
     assert len({s["pid"] for s in seen}) == 3 and [s["earlier"] for s in seen] == [0, 1, 2], seen
     assert "trace" in seen[2]["folder"] and seen[2]["tmp"], seen
+    assert seen[1]["dated"], seen  # the root, /dev, /tmp: made when the run started
+
+
+def test_no_process_can_read_when_its_run_started(tmp_path):
+    """Blind attacks9 timed the run (/tmp's date against /dev's): a check's process that starts 1.5 s into its
+    run sees nothing dated then (its root, /dev, /tmp and folder are its own, made when it started)."""
+    messages = _run(tmp_path, [("a", 3.0), ("b", 0.0)], probing._room(False))
+    seen = [m["scalars"] for m in messages if m.get("event") == "case"]
+    assert messages[0]["apart"] is True and len(seen) == 2, messages
+    assert seen[1]["dated"] == "", seen[1]
 
 
 def test_a_process_that_exits_or_hangs_costs_its_case_and_the_next_check_starts_alike(tmp_path):

@@ -13,6 +13,7 @@ waits under the case's time limit and forwards the answer to the grader's pipe
 case, and the next case gets a fresh child. Messages: framed by `wire.py` (``>II`` lengths, JSON
 header, body).
 """
+import ast
 import builtins
 import contextlib
 import ctypes
@@ -48,6 +49,7 @@ def _beside(name):
 wire = _beside("wire")
 student_thread = _beside("caller")  # where the probes call the student's code (`caller.py`)
 apart = _beside("apart")  # each student process in namespaces of its own (`apart.py`)
+spawn = _beside("spawner")  # where every student process is forked from (`spawner.py`)
 APART = []  # [True] when this run's student processes are set up apart (tried once, before the first)
 CALLER = None  # the child's Caller, made before the probes' source runs
 GUARD = []  # the child's Guard, made before the student's import
@@ -191,6 +193,23 @@ class Guard:
                        for name in GUARDED_MODULES if name in sys.modules]
         self.copies += [(f"{c.__module__}.{c.__qualname__}", c.__dict__, dict(c.__dict__))
                         for c in (torch.Tensor, torch.nn.Module)]
+        self.copies += self.own()
+
+    @staticmethod
+    def own():
+        """The driver's own objects, as reachable from the harness (``caller.check`` is a bound method of this
+        class: its globals are the driver's): its globals, the table of probe functions a case is run from, the
+        harness's and the wire's modules and classes. One wrapped probe sees which probe runs (blind attacks9)."""
+        tables = [("driver", globals()), ("driver.PROBES", PROBES), ("driver.PROBES.functions", PROBES["functions"]),
+                  ("driver.WATCHED", WATCHED), ("lrkit_harness", vars(student_thread)), ("lrkit_wire", vars(wire)),
+                  ("lrkit_apart", vars(apart))]
+        tables += [(f"driver.{c.__name__}", c.__dict__) for c in (Guard, Watch, Child, type(CALLER))]
+        return [(name, live, dict(live)) for name, live in tables]
+
+    def harness(self):
+        """The harness's own attributes, once its check is this guard's (the rest changes with every call)."""
+        fixed = ("go", "done", "check", "flagged", "thread")
+        self.copies.append(("lrkit_harness.Caller()", vars(CALLER), {k: vars(CALLER)[k] for k in fixed}))
 
     def changed(self):
         """What differs (by identity: no __eq__ of anyone's runs here) from before the import; names added since
@@ -434,6 +453,17 @@ def encode(result, max_bytes):
     return {"arrays": arrays, "scalars": scalars}, b"".join(parts)
 
 
+def flat(source):
+    """The probes' code, every line of it numbered 1: an allocation's traceback (tracemalloc: no audit event)
+    names the probe line that made a block, and blind attacks9 told the cost probe by its lines."""
+    tree = ast.parse(source, "<probes>")
+    for node in ast.walk(tree):
+        if "lineno" in node._attributes:
+            node.lineno = node.end_lineno = 1
+            node.col_offset = node.end_col_offset = 0
+    return compile(tree, "<probes>", "exec")
+
+
 def child(job, cases_r, answers_w):
     """Import the student's modules, then answer every case handed over, until the pipe closes."""
     submission = job["submission"]
@@ -443,11 +473,12 @@ def child(job, cases_r, answers_w):
     CALLER = student_thread.install()  # before the probes' source runs: it imports lrkit_harness
     probes = types.ModuleType("lrkit_probes")
     sys.modules["lrkit_probes"] = probes
-    exec(compile(job.pop("probes"), "<probes>", "exec"), probes.__dict__)
+    exec(flat(job.pop("probes")), probes.__dict__)
     PROBES.update(module=probes, marks=probe_marks(probes), functions=dict(vars(probes)))
     before = snapshot()
     GUARD.append(Guard())
     CALLER.check = GUARD[0].changed
+    GUARD[0].harness()
     watch = Watch()
     watch.start()
     sys.path.append(submission)
@@ -491,47 +522,52 @@ def answer_next(job, cases_r, answers_w, before, watch):
     return True
 
 
+def become_student(job, cases_r, answers_w):
+    """In a new student process (forked by the spawner): no stdin, its own stdout and stderr, dumpable again,
+    apart where the run can (`apart.py`); then import the student's modules and answer cases (`child`)."""
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    # its own stdout and stderr (nobody reads a check run's output): the run's pipe is one open file description
+    # for every process of the run, and a flag or size set on it by an earlier check's process is a mark the next
+    # one reads (blind attacks9)
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 1)
+    os.dup2(null, 2)
+    os.close(null)
+    ctypes.CDLL(None).prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
+    if APART[0]:
+        apart.enter(job["room"])  # from here on: the student process, PID 1 of its own namespace
+    try:
+        child(job, cases_r, answers_w)
+    finally:
+        sys.stdout.flush(), sys.stderr.flush()
+
+
 class Child:
-    def __init__(self, job):
-        cases_r, self.cases_w = os.pipe()
-        self.answers_r, answers_w = os.pipe()
-        self.pid = os.fork()
-        if self.pid == 0:  # the child: nothing of the parent's pipes, no stdin, dumpable again
-            try:
-                os.close(CHANNEL)
-                os.close(self.cases_w)
-                os.close(self.answers_r)
-                null = os.open(os.devnull, os.O_RDONLY)
-                os.dup2(null, 0)
-                os.close(null)
-                ctypes.CDLL(None).prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
-                if APART[0]:
-                    apart.enter(job["room"])  # from here on: the student process, PID 1 of its own namespace
-                child(job, cases_r, answers_w)
-            except BaseException:
-                pass
-            finally:
-                sys.stdout.flush(), sys.stderr.flush()
-                os._exit(0)
-        os.close(cases_r)
-        os.close(answers_w)
+    def __init__(self, spawner):
+        forked = spawner.fork()
+        if forked is None:
+            raise Gone("no pipes left for another student process")
+        self.pid, self.cases_w, self.answers_r = forked
+        self.spawner = spawner
 
     def stop(self, grace=0.0):
         """Kill the child (once; after ``grace`` seconds for it to end by itself) and say how it ended."""
         if getattr(self, "status", None) is None:
             deadline = time.monotonic() + grace
             while True:
-                pid, status = os.waitpid(self.pid, os.WNOHANG)
-                if pid or time.monotonic() >= deadline:
+                status = self.spawner.poll(self.pid)
+                if status is not None or time.monotonic() >= deadline:
                     break
                 time.sleep(0.002)
-            if not pid:
+            if status is None:
                 try:
                     os.kill(self.pid, signal.SIGKILL)
                 except ProcessLookupError:
                     pass
-                status = os.waitpid(self.pid, 0)[1]
-            self.status = status
+                status = self.spawner.wait(self.pid)
+            self.status = status if status >= 0 else signal.SIGKILL
             for fd in (self.cases_w, self.answers_r):
                 os.close(fd)
         return self.status
@@ -547,9 +583,12 @@ class Child:
         return {"signal": signal.SIGKILL}
 
 
-def start_child(job, timeout):
+def start_child(spawner, timeout):
     """A fresh child with the student's modules imported: (child, import message)."""
-    kid = Child(job)
+    try:
+        kid = Child(spawner)
+    except Gone:
+        return None, {"event": "import", "stopped": "died", "exit": 0}
     try:
         message, _ = receive(kid.answers_r, 0, time.monotonic() + timeout)
     except Gone as exc:
@@ -624,7 +663,9 @@ def main():
     stdin = sys.stdin.buffer.fileno()
     job, _ = receive(stdin, 0)
     APART.append(apart.works(job.get("room")))
-    kid, message = start_child(job, job["import_timeout"])
+    size = job.get("children") if isinstance(job.get("children"), int) and 0 < job.get("children") < 200 else 64
+    spawner = spawn.Spawner(size, lambda cases_r, answers_w: become_student(job, cases_r, answers_w), (CHANNEL,))
+    kid, message = start_child(spawner, job["import_timeout"])
     message["apart"] = APART[0]
     send(CHANNEL, message)
     restarts, stale, group = 0, False, None
@@ -636,7 +677,7 @@ def main():
         group = case.get("group")
         if stale or fresh:
             kid.stop()
-            kid, message = start_child(job, job["import_timeout"])
+            kid, message = start_child(spawner, job["import_timeout"])
             if kid is None:
                 send(CHANNEL, {**message, "event": "stopped", "why": "import"})
                 return
