@@ -209,3 +209,35 @@ def test_the_check_runs_outer_filter_allows_only_the_drivers_namespaces(tmp_path
     assert "nest ALLOWED" in nested, nested
     plain = run_py(limits)
     assert "nest EPERM" in plain, plain
+
+
+def test_the_root_and_dev_of_a_checks_process_are_read_only(tmp_path):
+    """Its own root and /dev are tmpfs of its own, mounted read-only once made: it writes in /tmp and its folder."""
+    code = tmp_path / "code"
+    code.mkdir()
+    (code / "writer.py").write_text(textwrap.dedent("""
+        import os
+        def tries():
+            out = {}
+            for path in ("/planted", "/dev/planted", "/tmp/planted", "planted"):
+                try:
+                    with open(path, "w") as fh:
+                        fh.write("x")
+                    out[path] = "written"
+                except OSError as exc:
+                    out[path] = type(exc).__name__
+            return out
+    """))
+    probes = "from lrkit_harness import call\n\ndef look(action):\n    import writer\n    return call(writer.tries)\n"
+    header = {"modules": ["writer"], "submission": "/submission", "probes": probes, "import_timeout": 60,
+              "max_result_bytes": 1 << 20, "max_restarts": 3, "room": probing._room(False)}
+    buf = io.BytesIO()
+    np.savez(buf)
+    job = b"".join([channel.encode(header), channel.encode({"id": "c", "probe": "look", "scalars": {"action": 0.0},
+                                                            "group": "a", "timeout": 30}, buf.getvalue()),
+                    channel.encode({"end": True})])
+    result = probing._sandboxed(tmp_path, code, job, RunLimits(wall_s=60, memory_mb=2048, **probing.CHECK_ROOM),
+                                unsandboxed=False, cancel=None, modules_only=True)
+    got = next(m.header for m in channel.decode(result.channel)[0] if m.header.get("event") == "case")["scalars"]
+    assert got == {"/planted": "OSError", "/dev/planted": "OSError", "/tmp/planted": "written",
+                   "planted": "written"}, got
