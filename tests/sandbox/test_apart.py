@@ -33,6 +33,8 @@ def _stack():  # the frames above the import, as warnings name them (no audit ev
     return "|".join(f"{os.path.basename(w.filename)}:{w.lineno}" for w in seen)
 
 
+PROBE = sys.modules["lrkit_probes"].look  # the probe the student's code can reach
+REFS, CODE = sys.getrefcount(PROBE), bytes(PROBE.__code__._co_code_adaptive)
 AT_IMPORT = {"modules": len(sys.modules), "gc": str(gc.get_count()), "collections": str(gc.get_stats()),
              "stack": _stack(), "stdout_flags": fcntl.fcntl(1, fcntl.F_GETFL), "blocks": sys.getallocatedblocks(),
              "address": id(object()), "rss": __import__("resource").getrusage(0).ru_maxrss}
@@ -46,6 +48,7 @@ def look(action=0.0):
     """What a process can read of the run around it, then leave a trace for the next one."""
     out = {"pid": os.getpid(), "ppid": os.getppid(), "cwd": os.getcwd(), **AT_IMPORT}
     out["fds"] = ",".join(str(fd) for fd in range(64) if _open(fd))
+    out["probe"] = f"{sys.getrefcount(PROBE) - REFS} {bytes(PROBE.__code__._co_code_adaptive) == CODE}"
     fcntl.fcntl(1, fcntl.F_SETFL, fcntl.fcntl(1, fcntl.F_GETFL) | os.O_APPEND)  # a mark on its stdout
     for name, path in (("proc", "/proc"), ("tmp", "/tmp"), ("folder", ".")):
         try:
@@ -144,6 +147,8 @@ def test_every_checks_process_reads_the_same_as_the_first(tmp_path, monkeypatch,
         "pid": 1, "ppid": 0, "cwd": "/submission", "proc": "", "tmp": "", "earlier": 0, "unshare": -1, "mount": -1}
     assert "fingerprint.py" in first["folder"] and "trace" not in first["folder"], first
     assert seen[1]["earlier"] == 1 and "trace" in seen[1]["folder"]  # the same process: its own traces
+    # the probe it can reach is not the one running (a fresh copy per case): no reference more, no warm-up
+    assert [s["probe"] for s in seen] == ["0 True"] * 4, seen
     # all of it the same (the spawner: `inside/spawner.py`), but the peak resident size (tens of KiB of the
     # spawner's pages touched since), the heap's block count (the harness thread's start races the import: a few
     # either way) and, cold, the collector's count of young objects (one)
@@ -241,3 +246,53 @@ def test_the_root_and_dev_of_a_checks_process_are_read_only(tmp_path):
     got = next(m.header for m in channel.decode(result.channel)[0] if m.header.get("event") == "case")["scalars"]
     assert got == {"/planted": "OSError", "/dev/planted": "OSError", "/tmp/planted": "written",
                    "planted": "written"}, got
+
+
+RELAY = """
+import os, stat, threading
+
+def _cases_pipe():
+    for fd in range(3, 64):
+        try:
+            mode, flags = os.fstat(fd).st_mode, os.get_blocking(fd) and __import__("fcntl").fcntl(fd, 3)
+        except OSError:
+            continue
+        if stat.S_ISFIFO(mode) and flags & os.O_ACCMODE == os.O_RDONLY and fd != 0:
+            return fd
+
+FD = _cases_pipe()
+REAL = os.dup(FD)
+R, W = os.pipe()
+os.dup2(R, FD)  # the driver now reads cases from a pipe of ours; a thread copies the real one across
+def _relay():
+    while True:
+        data = os.read(REAL, 1 << 16)
+        if not data:
+            os.close(W)
+            return
+        os.write(W, data)
+threading.Thread(target=_relay, daemon=True).start()
+
+def tries():
+    return {"relayed": 1.0}
+"""
+
+
+def test_a_case_pipe_swapped_for_a_relay_is_tampering(tmp_path):
+    """Blind attacks10 read each case's probe name through a pipe of its own put where the driver reads cases, a
+    thread copying the real one across: the case still arrives, and its answer is not trusted."""
+    code = tmp_path / "code"
+    code.mkdir()
+    (code / "relay.py").write_text(RELAY)
+    probes = "from lrkit_harness import call\n\ndef look(action):\n    import relay\n    return call(relay.tries)\n"
+    header = {"modules": ["relay"], "submission": "/submission", "probes": probes, "import_timeout": 60,
+              "max_result_bytes": 1 << 20, "max_restarts": 3, "room": probing._room(False)}
+    buf = io.BytesIO()
+    np.savez(buf)
+    job = b"".join([channel.encode(header), channel.encode({"id": "c", "probe": "look", "scalars": {"action": 0.0},
+                                                            "group": "a", "timeout": 30}, buf.getvalue()),
+                    channel.encode({"end": True})])
+    result = probing._sandboxed(tmp_path, code, job, RunLimits(wall_s=60, memory_mb=2048, **probing.CHECK_ROOM),
+                                unsandboxed=False, cancel=None, modules_only=True)
+    case = next(m.header for m in channel.decode(result.channel)[0] if m.header.get("event") == "case")
+    assert case["scalars"] == {"relayed": 1.0} and "the pipe the driver hands cases on" in case["tampered"], case

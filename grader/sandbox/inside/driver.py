@@ -53,6 +53,7 @@ spawn = _beside("spawner")  # where every student process is forked from (`spawn
 APART = []  # [True] when this run's student processes are set up apart (tried once, before the first)
 CALLER = None  # the child's Caller, made before the probes' source runs
 GUARD = []  # the child's Guard, made before the student's import
+WATCHES = []  # the child's Watch
 
 CHANNEL = int(os.environ.pop("LRKIT_CHANNEL_FD"))
 WATCHED = {
@@ -74,6 +75,10 @@ MAX_MESSAGE = 400
 MAX_HEADER = 256 * 1024
 PR_SET_DUMPABLE = 4
 M_TRIM_THRESHOLD, M_MMAP_THRESHOLD, M_ARENA_MAX = -1, -3, -8  # mallopt parameters (glibc)
+
+
+IS_TRACING = sys.modules["_tracemalloc"].is_tracing if "_tracemalloc" in sys.modules else __import__(
+    "_tracemalloc").is_tracing  # bound before any student code runs
 
 
 class Gone(Exception):  # the other end closed, or stopped answering in time
@@ -219,6 +224,8 @@ class Guard:
             for key, value in copy.items():
                 if live.get(key, Guard) is not value:
                     out.append(f"{name}.{key}")
+        for watch in WATCHES:  # (after every call of the student's code too: tracemalloc seen between calls)
+            watch.traced()
         return out
 
 
@@ -392,8 +399,18 @@ class Watch:
             return probes is not None and frame.f_globals is getattr(probes, "__dict__", None)
         return filename.startswith(self.packages + self.ours)
 
+    def traced(self):
+        """tracemalloc (no audit event) names the line that made each block still alive: a probe's, the driver's.
+        Seen tracing at any check (after the import, after every call of the student's code, after every case),
+        it counts for the rest of the process; started and stopped within one call, it saw no block made
+        before that call."""
+        name = "tracemalloc (the lines that made the process's memory)"
+        if IS_TRACING() and name not in self.sticky:
+            self.sticky.append(name)
+
     def take(self):
         """What was seen since the last call, and any signal handler the student's code installed."""
+        self.traced()
         seen, self.seen = self.seen, []
         now = self.signal_handlers()
         changed = [f"signal.signal({s.name})" for s in SIGNALS if now.get(s) != self.handlers.get(s)]
@@ -464,6 +481,29 @@ def flat(source):
     return compile(tree, "<probes>", "exec")
 
 
+def fresh_code(code):
+    """A new code object of ``code`` and of every function it defines (nested ones too)."""
+    consts = tuple(fresh_code(c) if isinstance(c, types.CodeType) else c for c in code.co_consts)
+    return code.replace(co_consts=consts)
+
+
+def fresh_probe(name):
+    """The probe, for this case alone: the probes' namespace as it was before the student's import (the modules
+    it imported, its constants), with every function of the probes' code made anew (new code objects, nested ones
+    too). The probes the student's code can reach (``lrkit_probes``) never run: their reference counts, their
+    code's warm-up counters and quickened instructions (no audit event reads any of them) do not move while a case
+    runs, and no helper of the probes is warmed by one probe and not another (blind attacks10 told the cost probe
+    by each)."""
+    space = {}
+    for key, value in PROBES["functions"].items():
+        if isinstance(value, types.FunctionType) and value.__code__.co_filename == "<probes>":
+            value = types.FunctionType(fresh_code(value.__code__), space, value.__name__, value.__defaults__,
+                                       value.__closure__)
+            value.__kwdefaults__ = PROBES["functions"][key].__kwdefaults__
+        space[key] = value
+    return space[name]
+
+
 def child(job, cases_r, answers_w):
     """Import the student's modules, then answer every case handed over, until the pipe closes."""
     submission = job["submission"]
@@ -474,12 +514,14 @@ def child(job, cases_r, answers_w):
     probes = types.ModuleType("lrkit_probes")
     sys.modules["lrkit_probes"] = probes
     exec(flat(job.pop("probes")), probes.__dict__)
-    PROBES.update(module=probes, marks=probe_marks(probes), functions=dict(vars(probes)))
+    PROBES.update(module=probes, marks=probe_marks(probes), functions=dict(vars(probes)),
+                  pipe=os.fstat(cases_r)[1:3])
     before = snapshot()
     GUARD.append(Guard())
     CALLER.check = GUARD[0].changed
     GUARD[0].harness()
     watch = Watch()
+    WATCHES.append(watch)
     watch.start()
     sys.path.append(submission)
     sys.modules["__main__"] = types.ModuleType("__main__")  # the driver's globals (the watch's class) out of reach
@@ -500,6 +542,7 @@ def child(job, cases_r, answers_w):
 def answer_next(job, cases_r, answers_w, before, watch):
     """Receive one case, run its probe, answer; False when the pipe closed. The case lives in this frame only: a
     frame of the child's the student's code kept from its import (`child`'s, its callers') shows none of it."""
+    pipe = os.fstat(cases_r)[1:3]  # the pipe the driver hands cases on, not one the student's code put there
     try:
         probe, kwargs, nonce = child_receive(cases_r)
     except Gone:
@@ -507,13 +550,15 @@ def answer_next(job, cases_r, answers_w, before, watch):
     torch.manual_seed(0)
     header, body = {}, b""
     try:
-        result = PROBES["functions"][probe](**kwargs)  # as they were before the student's import
+        result = fresh_probe(probe)(**kwargs)
         if not isinstance(result, dict):
             raise TypeError(f"probe {probe} returned {type(result).__name__}, not a dict")
         header, body = encode(result, job["max_result_bytes"])
     except BaseException as exc:
         header, body = {"error": describe(exc, job["submission"])}, b""
     header["tampered"] = tampered(before)
+    if not pipe == os.fstat(cases_r)[1:3] == PROBES["pipe"]:  # a relay reads the probe's name (blind attacks10)
+        header["tampered"].append("the pipe the driver hands cases on")
     header["introspected"] = watch.take()
     if APART[0]:  # its /tmp and folder are its own (`apart.py`): only this process sees whether they filled up
         header["disk_full"] = wire.disk_full((job["submission"], "/tmp"))
