@@ -39,7 +39,7 @@ log = logging.getLogger(__name__)
 
 DRIVER = sandbox.inside_script("driver.py")
 # what the driver loads from its own folder (copied beside it, where present)
-DRIVER_MODULES = ("wire.py", "caller.py", "apart.py")
+DRIVER_MODULES = ("wire.py", "caller.py", "apart.py", "spawner.py")
 MAX_RESULT_BYTES = 32 * 1024 * 1024  # one case's answer
 # Every check run's room: no sockets (kernel socket buffers are memory a cgroup v1 host does not charge to
 # the run) and 4 MiB to write in /tmp and in the submission's copy (files written there are tmpfs pages the run
@@ -121,7 +121,10 @@ def _job_bytes(tree: Path, config: AssignmentConfig, cases: list[tuple[str, str,
     header = {"modules": list(config.modules if modules is None else modules), "submission": "/submission",
               "probes": (tree / "hidden" / "probes.py").read_text(encoding="utf-8"),
               "import_timeout": limits.case_timeout_s, "max_result_bytes": MAX_RESULT_BYTES,
-              "max_restarts": MAX_RESTARTS, "room": _room(unsandboxed)}
+              "max_restarts": MAX_RESTARTS, "room": _room(unsandboxed),
+              # the student processes a run may need (`inside/spawner.py` makes their pipes first): one per check
+              # and restart; the bundle's, not the run's (the header is the same for every run of a bundle)
+              "children": len({p.spec.name for p in plan(tree)}) + MAX_RESTARTS + 2}
     parts = [channel.encode(header)]
     for case_id, probe, inputs, group in cases:
         arrays = {k: np.asarray(v) for k, v in inputs.items() if isinstance(v, np.ndarray)}

@@ -87,9 +87,10 @@ NEST_FLAGS = 0x10000000 | 0x20000000 | 0x00020000 | 0x08000000  # CLONE_NEWUSER|
 
 def program(arch: str | None = None, sockets: bool = True, nest: bool = False) -> list[tuple[int, int, int, int]]:
     """The filter as (code, jt, jf, k) instructions; ``sockets=False``: no socket or socketpair at all.
-    ``nest`` (a check run's outer filter): ``unshare`` of exactly `NEST_FLAGS` and ``mount`` are allowed, so that
-    the driver can give each student process namespaces of its own (`inside/apart.py`); that process installs
-    this module's filter without ``nest`` before any student code runs, so it can do neither."""
+    ``nest`` (a check run's outer filter): ``unshare`` of exactly `NEST_FLAGS`, ``mount``, ``pivot_root`` and
+    ``umount2`` are allowed, so that the driver can give each student process namespaces and a root of its own
+    (`inside/apart.py`); that process installs this module's filter without ``nest`` before any student code
+    runs, so it can do none of them."""
     arch = arch or platform.machine()
     if arch not in _BLOCKED:
         raise ValueError(f"no seccomp syscall table for {arch}")
@@ -99,10 +100,11 @@ def program(arch: str | None = None, sockets: bool = True, nest: bool = False) -
            _insn(_LD_W_ABS, _NR)]
     if arch == "x86_64":
         out += [_insn(_JGE_K, _X32_BIT, 0, 1), _insn(_RET_K, eperm)]
-    if nest:  # before the blocked list: unshare (of these flags only) and mount pass
+    if nest:  # before the blocked list: unshare (of these flags only), mount, pivot_root and umount2 pass
         out += [_insn(_JEQ_K, _BLOCKED[arch]["unshare"], 0, 4), _insn(_LD_W_ABS, _ARG0),
-                _insn(_JEQ_K, NEST_FLAGS, 0, 1), _insn(_RET_K, _ALLOW), _insn(_RET_K, eperm),
-                _insn(_JEQ_K, _BLOCKED[arch]["mount"], 0, 1), _insn(_RET_K, _ALLOW)]
+                _insn(_JEQ_K, NEST_FLAGS, 0, 1), _insn(_RET_K, _ALLOW), _insn(_RET_K, eperm)]
+        for name in ("mount", "pivot_root", "umount2"):
+            out += [_insn(_JEQ_K, _BLOCKED[arch][name], 0, 1), _insn(_RET_K, _ALLOW)]
     for number in sorted(_BLOCKED[arch].values()):
         out += [_insn(_JEQ_K, number, 0, 1), _insn(_RET_K, eperm)]
     out += [_insn(_JEQ_K, nr["clone3"], 0, 1), _insn(_RET_K, enosys)]

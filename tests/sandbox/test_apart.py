@@ -20,9 +20,24 @@ from grader.sandbox import Mount, RunLimits, channel, run, sandbox_available, sa
 pytestmark = pytest.mark.skipif(not sandbox_available(), reason="needs Linux, root and bubblewrap")
 
 FINGERPRINT = '''
-import ctypes, os, sys, time
+import ctypes, fcntl, gc, os, sys, time, warnings
 
 libc = ctypes.CDLL(None, use_errno=True)
+
+
+def _stack():  # the frames above the import, as warnings name them (no audit event)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        for level in range(2, 12):
+            warnings.warn("where", stacklevel=level)
+    return "|".join(f"{os.path.basename(w.filename)}:{w.lineno}" for w in seen)
+
+
+PROBE = sys.modules["lrkit_probes"].look  # the probe the student's code can reach
+REFS, CODE = sys.getrefcount(PROBE), bytes(PROBE.__code__._co_code_adaptive)
+AT_IMPORT = {"modules": len(sys.modules), "gc": str(gc.get_count()), "collections": str(gc.get_stats()),
+             "stack": _stack(), "stdout_flags": fcntl.fcntl(1, fcntl.F_GETFL), "blocks": sys.getallocatedblocks(),
+             "address": id(object()), "rss": __import__("resource").getrusage(0).ru_maxrss}
 
 
 class Sem(ctypes.Structure):
@@ -31,7 +46,10 @@ class Sem(ctypes.Structure):
 
 def look(action=0.0):
     """What a process can read of the run around it, then leave a trace for the next one."""
-    out = {"pid": os.getpid(), "ppid": os.getppid(), "cwd": os.getcwd()}
+    out = {"pid": os.getpid(), "ppid": os.getppid(), "cwd": os.getcwd(), **AT_IMPORT}
+    out["fds"] = ",".join(str(fd) for fd in range(64) if _open(fd))
+    out["probe"] = f"{sys.getrefcount(PROBE) - REFS} {bytes(PROBE.__code__._co_code_adaptive) == CODE}"
+    fcntl.fcntl(1, fcntl.F_SETFL, fcntl.fcntl(1, fcntl.F_GETFL) | os.O_APPEND)  # a mark on its stdout
     for name, path in (("proc", "/proc"), ("tmp", "/tmp"), ("folder", ".")):
         try:
             out[name] = ",".join(sorted(os.listdir(path)))
@@ -44,11 +62,37 @@ def look(action=0.0):
     out["mount"] = libc.mount(b"tmpfs", b"/tmp", b"tmpfs", 0, None)
     with open(f"/tmp/trace-{os.getpid()}", "w") as fh, open("trace", "w") as gh:
         fh.write("x"), gh.write("x")
+    out["dated"] = ",".join(_run_dated())
     if action == 1.0:
         os._exit(3)
+    if action == 3.0:
+        time.sleep(1.5)
     if action == 2.0:
         time.sleep(60)
     return out
+
+
+def _run_dated():
+    """What this process can see that was made a while ago but not long ago: when its run started."""
+    now, out = time.time(), []
+    for top in ("/", "/dev", "/tmp", "."):
+        for name in [""] + sorted(os.listdir(top)):
+            path = os.path.join(top, name)
+            try:
+                st = os.lstat(path)
+            except OSError:
+                continue
+            if 1.0 <= now - max(st.st_mtime, st.st_ctime) < 600:
+                out.append(path)
+    return out
+
+
+def _open(fd):
+    try:
+        os.fstat(fd)
+        return True
+    except OSError:
+        return False
 '''
 PROBES = '''
 from lrkit_harness import call
@@ -90,27 +134,48 @@ def _run(tmp_path, groups, room, timeout=30, warm="1", monkeypatch=None):
 @pytest.mark.parametrize("warm", ["1", "0"])
 def test_every_checks_process_reads_the_same_as_the_first(tmp_path, monkeypatch, warm):
     """Three checks (the first with two cases): each process is PID 1 of its own namespace with no parent to read,
-    an empty /proc, a /tmp and a folder as the run began, no semaphore from before, and no way to do it again."""
+    an empty /proc, a /tmp and a folder as the run began, no semaphore from before, and no way to do it again; and
+    the same interpreter state (modules, collector, heap blocks, the frames above its import, its stdout's flags)
+    as the first, forked from the same spawner."""
     messages = _run(tmp_path, [("a", 0.0), ("a", 0.0), ("b", 0.0), ("c", 0.0)], probing._room(False),
                     warm=warm, monkeypatch=monkeypatch)
     assert messages[0]["event"] == "import" and messages[0]["apart"] is True, messages[0]
     seen = [m["scalars"] for m in messages if m.get("event") == "case"]
     assert len(seen) == 4, messages
     first = seen[0]
-    assert {**first, "folder": ""} == {"pid": 1, "ppid": 0, "cwd": "/submission", "proc": "", "tmp": "", "folder": "",
-                                       "earlier": 0, "unshare": -1, "mount": -1}, first
+    assert {k: first[k] for k in ("pid", "ppid", "cwd", "proc", "tmp", "earlier", "unshare", "mount")} == {
+        "pid": 1, "ppid": 0, "cwd": "/submission", "proc": "", "tmp": "", "earlier": 0, "unshare": -1, "mount": -1}
     assert "fingerprint.py" in first["folder"] and "trace" not in first["folder"], first
     assert seen[1]["earlier"] == 1 and "trace" in seen[1]["folder"]  # the same process: its own traces
-    assert seen[2] == first and seen[3] == first, seen
+    # the probe it can reach is not the one running (a fresh copy per case): no reference more, no warm-up
+    assert [s["probe"] for s in seen] == ["0 True"] * 4, seen
+    # all of it the same (the spawner: `inside/spawner.py`), but the peak resident size (tens of KiB of the
+    # spawner's pages touched since), the heap's block count (the harness thread's start races the import: a few
+    # either way) and, cold, the collector's count of young objects (one)
+    loose = ("rss", "blocks") if warm == "1" else ("rss", "blocks", "gc")
+    alike = [{k: v for k, v in s.items() if k not in loose} for s in seen]
+    assert alike[2] == alike[0] and alike[3] == alike[0], seen
+    assert max(abs(s["blocks"] - first["blocks"]) for s in seen) <= 16, [s["blocks"] for s in seen]
 
 
 def test_without_a_room_each_process_sees_the_ones_before_it(tmp_path):
-    """The control: the same run with the student processes in the run's own namespaces reads what came before."""
-    messages = _run(tmp_path, [("a", 0.0), ("b", 0.0), ("c", 0.0)], None)
+    """The control: the same run with the student processes in the run's own namespaces reads what came before,
+    and how long ago the run started."""
+    messages = _run(tmp_path, [("a", 3.0), ("b", 0.0), ("c", 0.0)], None)
     assert messages[0]["apart"] is False
     seen = [m["scalars"] for m in messages if m.get("event") == "case"]
     assert len({s["pid"] for s in seen}) == 3 and [s["earlier"] for s in seen] == [0, 1, 2], seen
     assert "trace" in seen[2]["folder"] and seen[2]["tmp"], seen
+    assert seen[1]["dated"], seen  # the root, /dev, /tmp: made when the run started
+
+
+def test_no_process_can_read_when_its_run_started(tmp_path):
+    """Blind attacks9 timed the run (/tmp's date against /dev's): a check's process that starts 1.5 s into its
+    run sees nothing dated then (its root, /dev, /tmp and folder are its own, made when it started)."""
+    messages = _run(tmp_path, [("a", 3.0), ("b", 0.0)], probing._room(False))
+    seen = [m["scalars"] for m in messages if m.get("event") == "case"]
+    assert messages[0]["apart"] is True and len(seen) == 2, messages
+    assert seen[1]["dated"] == "", seen[1]
 
 
 def test_a_process_that_exits_or_hangs_costs_its_case_and_the_next_check_starts_alike(tmp_path):
@@ -149,3 +214,85 @@ def test_the_check_runs_outer_filter_allows_only_the_drivers_namespaces(tmp_path
     assert "nest ALLOWED" in nested, nested
     plain = run_py(limits)
     assert "nest EPERM" in plain, plain
+
+
+def test_the_root_and_dev_of_a_checks_process_are_read_only(tmp_path):
+    """Its own root and /dev are tmpfs of its own, mounted read-only once made: it writes in /tmp and its folder."""
+    code = tmp_path / "code"
+    code.mkdir()
+    (code / "writer.py").write_text(textwrap.dedent("""
+        import os
+        def tries():
+            out = {}
+            for path in ("/planted", "/dev/planted", "/tmp/planted", "planted"):
+                try:
+                    with open(path, "w") as fh:
+                        fh.write("x")
+                    out[path] = "written"
+                except OSError as exc:
+                    out[path] = type(exc).__name__
+            return out
+    """))
+    probes = "from lrkit_harness import call\n\ndef look(action):\n    import writer\n    return call(writer.tries)\n"
+    header = {"modules": ["writer"], "submission": "/submission", "probes": probes, "import_timeout": 60,
+              "max_result_bytes": 1 << 20, "max_restarts": 3, "room": probing._room(False)}
+    buf = io.BytesIO()
+    np.savez(buf)
+    job = b"".join([channel.encode(header), channel.encode({"id": "c", "probe": "look", "scalars": {"action": 0.0},
+                                                            "group": "a", "timeout": 30}, buf.getvalue()),
+                    channel.encode({"end": True})])
+    result = probing._sandboxed(tmp_path, code, job, RunLimits(wall_s=60, memory_mb=2048, **probing.CHECK_ROOM),
+                                unsandboxed=False, cancel=None, modules_only=True)
+    got = next(m.header for m in channel.decode(result.channel)[0] if m.header.get("event") == "case")["scalars"]
+    assert got == {"/planted": "OSError", "/dev/planted": "OSError", "/tmp/planted": "written",
+                   "planted": "written"}, got
+
+
+RELAY = """
+import os, stat, threading
+
+def _cases_pipe():
+    for fd in range(3, 64):
+        try:
+            mode, flags = os.fstat(fd).st_mode, os.get_blocking(fd) and __import__("fcntl").fcntl(fd, 3)
+        except OSError:
+            continue
+        if stat.S_ISFIFO(mode) and flags & os.O_ACCMODE == os.O_RDONLY and fd != 0:
+            return fd
+
+FD = _cases_pipe()
+REAL = os.dup(FD)
+R, W = os.pipe()
+os.dup2(R, FD)  # the driver now reads cases from a pipe of ours; a thread copies the real one across
+def _relay():
+    while True:
+        data = os.read(REAL, 1 << 16)
+        if not data:
+            os.close(W)
+            return
+        os.write(W, data)
+threading.Thread(target=_relay, daemon=True).start()
+
+def tries():
+    return {"relayed": 1.0}
+"""
+
+
+def test_a_case_pipe_swapped_for_a_relay_is_tampering(tmp_path):
+    """Blind attacks10 read each case's probe name through a pipe of its own put where the driver reads cases, a
+    thread copying the real one across: the case still arrives, and its answer is not trusted."""
+    code = tmp_path / "code"
+    code.mkdir()
+    (code / "relay.py").write_text(RELAY)
+    probes = "from lrkit_harness import call\n\ndef look(action):\n    import relay\n    return call(relay.tries)\n"
+    header = {"modules": ["relay"], "submission": "/submission", "probes": probes, "import_timeout": 60,
+              "max_result_bytes": 1 << 20, "max_restarts": 3, "room": probing._room(False)}
+    buf = io.BytesIO()
+    np.savez(buf)
+    job = b"".join([channel.encode(header), channel.encode({"id": "c", "probe": "look", "scalars": {"action": 0.0},
+                                                            "group": "a", "timeout": 30}, buf.getvalue()),
+                    channel.encode({"end": True})])
+    result = probing._sandboxed(tmp_path, code, job, RunLimits(wall_s=60, memory_mb=2048, **probing.CHECK_ROOM),
+                                unsandboxed=False, cancel=None, modules_only=True)
+    case = next(m.header for m in channel.decode(result.channel)[0] if m.header.get("event") == "case")
+    assert case["scalars"] == {"relayed": 1.0} and "the pipe the driver hands cases on" in case["tampered"], case

@@ -23,14 +23,22 @@ process runs as before, in the run's own namespaces; the driver reports it with 
 import ctypes
 import os
 import platform
+import re
 import signal
+import sys
+import traceback
 
 LIBC = ctypes.CDLL(None, use_errno=True)
 CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNS, CLONE_NEWIPC = 0x10000000, 0x20000000, 0x00020000, 0x08000000
-MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 1, 2, 4, 8, 16384, 1 << 18
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT = 1, 2, 4, 8, 32
+MS_BIND, MS_REC, MS_PRIVATE = 4096, 16384, 1 << 18
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_SECCOMP, PR_CAPBSET_DROP = 1, 4, 22, 24
 PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 47, 4
 CAPSET = {"x86_64": 126, "aarch64": 91}
+SYSCALLS = {"x86_64": {"pivot_root": 155}, "aarch64": {"pivot_root": 41}}
+MNT_DETACH = 2
+NEW_ROOT = "/proc"  # where the new root is built: the one mount surely there that nothing of it needs
+DEVICES = ("null", "zero", "full", "random", "urandom", "tty")
 MAX_FOLDER_BYTES = 64 << 20  # the submission's copy in a check run holds its modules (a few MiB at most)
 
 
@@ -73,6 +81,8 @@ def enter(room):
         _check(LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "parent-death signal")
         _set_up(room)
     except BaseException:
+        traceback.print_exc()  # (the run's output, where `works` tried it; a student process's is /dev/null)
+        sys.stderr.flush()
         os._exit(71)
     return True
 
@@ -101,10 +111,20 @@ def _wait_and_end_alike(pid):
 def _set_up(room):
     with open("/proc/self/oom_score_adj", "w") as fh:  # under memory pressure, this process goes first
         fh.write("1000")
+    kept = _kept_mounts(room["folder"])
     _mount(None, "/", None, MS_REC | MS_PRIVATE)
-    _mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, f"mode=1777,size={int(room['tmp_mb'])}m")
-    _fresh_folder(room["folder"], int(room["disk_mb"]))
+    _new_root(NEW_ROOT, kept, room)
+    pivot = SYSCALLS[platform.machine()]
+    os.chdir(NEW_ROOT)
+    os.mkdir(".old")
+    _check(LIBC.syscall(pivot["pivot_root"], b".", b".old"), "pivot_root")
+    os.chdir("/")
+    _check(LIBC.umount2(b"/.old", MNT_DETACH), "umount the old root")
+    os.rmdir("/.old")
     _mount("tmpfs", "/proc", "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=555,size=4k")
+    for place in ("/", "/dev"):  # nothing to write there but what /tmp and the folder hold
+        _mount(None, place, None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | (MS_NODEV if place == "/" else 0))
+    os.chdir(room["folder"])
     _drop_capabilities()
     program = bytes.fromhex(room["seccomp"])
     if program:
@@ -113,7 +133,52 @@ def _set_up(room):
         _check(LIBC.prctl(PR_SET_SECCOMP, 2, ctypes.byref(prog), 0, 0), "seccomp")
 
 
-def _fresh_folder(folder, disk_mb):
+def _kept_mounts(folder):
+    """The run's mounts this process sees again in its own root: every one but the root, /proc, /dev, /tmp, the
+    harness's folder and the submission's (what the run made when it started, dated then), outermost first."""
+    skip = ("/proc", "/dev", "/harness", os.path.normpath(folder))  # and below them; /tmp itself only (the
+    out = []                                                        # interpreter may be bound under it)
+    with open("/proc/self/mountinfo", encoding="utf-8") as fh:
+        for line in fh:
+            point = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), line.split()[4])
+            if point not in ("/", "/tmp") and not any(point == s or point.startswith(s + "/") for s in skip):
+                out.append(point)
+    return sorted(dict.fromkeys(out), key=lambda p: p.count("/"))
+
+
+def _new_root(root, kept, room):
+    """A root of this process's own (a tmpfs made now, like every folder in it): the run's mounts bound in again
+    (the host's folders: /usr, /etc, the interpreter), the root's links, a fresh /tmp, a /dev of the device nodes,
+    the submission's folder copied. No inode in it is dated when the run started: its age is not there to read
+    (blind attacks9 timed the run by /tmp against /dev)."""
+    _mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=1m")
+    for name in os.listdir("/"):
+        if os.path.islink("/" + name):
+            os.symlink(os.readlink("/" + name), os.path.join(root, name))
+    os.makedirs(root + "/tmp")
+    _mount("tmpfs", root + "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, f"mode=1777,size={int(room['tmp_mb'])}m")
+    for point in kept:
+        os.makedirs(root + point, exist_ok=True)
+        _mount(point, root + point, None, MS_BIND | MS_REC)
+    os.makedirs(root + "/proc")
+    _new_dev(root + "/dev")
+    _fresh_folder(room["folder"], root + room["folder"], int(room["disk_mb"]))
+
+
+def _new_dev(dev):
+    os.makedirs(dev)
+    _mount("tmpfs", dev, "tmpfs", MS_NOSUID, "mode=0755,size=64k")
+    for name in DEVICES:
+        if os.path.exists("/dev/" + name):
+            open(os.path.join(dev, name), "w").close()
+            _mount("/dev/" + name, os.path.join(dev, name), None, MS_BIND)
+    for name, target in (("stdin", "/proc/self/fd/0"), ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2"),
+                         ("fd", "/proc/self/fd")):
+        os.symlink(target, os.path.join(dev, name))
+    os.mkdir(os.path.join(dev, "shm"), 0o755)
+
+
+def _fresh_folder(folder, copy, disk_mb):
     """The submission's folder as the run received it, on a tmpfs of this process's own: what an earlier process
     of the run wrote there went to its own copy, so the run's copy is still the one the grader made."""
     files, dirs, total = {}, [], 0
@@ -131,17 +196,17 @@ def _fresh_folder(folder, disk_mb):
             with open(path, "rb") as fh:
                 files[os.path.join(rel, name)] = (fh.read(), st.st_mode & 0o7777, st.st_mtime_ns)
     mode = os.stat(folder).st_mode & 0o7777
-    _mount("tmpfs", folder, "tmpfs", MS_NOSUID | MS_NODEV, f"mode={mode:o},size={disk_mb}m")
+    os.makedirs(copy, exist_ok=True)
+    _mount("tmpfs", copy, "tmpfs", MS_NOSUID | MS_NODEV, f"mode={mode:o},size={disk_mb}m")
     for rel, dir_mode in dirs:
-        os.makedirs(os.path.join(folder, rel), exist_ok=True)
-        os.chmod(os.path.join(folder, rel), dir_mode)
+        os.makedirs(os.path.join(copy, rel), exist_ok=True)
+        os.chmod(os.path.join(copy, rel), dir_mode)
     for rel, (data, file_mode, mtime) in files.items():
-        path = os.path.join(folder, rel)
+        path = os.path.join(copy, rel)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, file_mode)
         with open(fd, "wb") as fh:
             fh.write(data)
         os.utime(path, ns=(mtime, mtime))
-    os.chdir(folder)  # the cwd was the folder underneath
 
 
 def _drop_capabilities():

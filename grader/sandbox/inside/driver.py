@@ -13,6 +13,7 @@ waits under the case's time limit and forwards the answer to the grader's pipe
 case, and the next case gets a fresh child. Messages: framed by `wire.py` (``>II`` lengths, JSON
 header, body).
 """
+import ast
 import builtins
 import contextlib
 import ctypes
@@ -48,9 +49,11 @@ def _beside(name):
 wire = _beside("wire")
 student_thread = _beside("caller")  # where the probes call the student's code (`caller.py`)
 apart = _beside("apart")  # each student process in namespaces of its own (`apart.py`)
+spawn = _beside("spawner")  # where every student process is forked from (`spawner.py`)
 APART = []  # [True] when this run's student processes are set up apart (tried once, before the first)
 CALLER = None  # the child's Caller, made before the probes' source runs
 GUARD = []  # the child's Guard, made before the student's import
+WATCHES = []  # the child's Watch
 
 CHANNEL = int(os.environ.pop("LRKIT_CHANNEL_FD"))
 WATCHED = {
@@ -72,6 +75,10 @@ MAX_MESSAGE = 400
 MAX_HEADER = 256 * 1024
 PR_SET_DUMPABLE = 4
 M_TRIM_THRESHOLD, M_MMAP_THRESHOLD, M_ARENA_MAX = -1, -3, -8  # mallopt parameters (glibc)
+
+
+IS_TRACING = sys.modules["_tracemalloc"].is_tracing if "_tracemalloc" in sys.modules else __import__(
+    "_tracemalloc").is_tracing  # bound before any student code runs
 
 
 class Gone(Exception):  # the other end closed, or stopped answering in time
@@ -191,6 +198,23 @@ class Guard:
                        for name in GUARDED_MODULES if name in sys.modules]
         self.copies += [(f"{c.__module__}.{c.__qualname__}", c.__dict__, dict(c.__dict__))
                         for c in (torch.Tensor, torch.nn.Module)]
+        self.copies += self.own()
+
+    @staticmethod
+    def own():
+        """The driver's own objects, as reachable from the harness (``caller.check`` is a bound method of this
+        class: its globals are the driver's): its globals, the table of probe functions a case is run from, the
+        harness's and the wire's modules and classes. One wrapped probe sees which probe runs (blind attacks9)."""
+        tables = [("driver", globals()), ("driver.PROBES", PROBES), ("driver.PROBES.functions", PROBES["functions"]),
+                  ("driver.WATCHED", WATCHED), ("lrkit_harness", vars(student_thread)), ("lrkit_wire", vars(wire)),
+                  ("lrkit_apart", vars(apart))]
+        tables += [(f"driver.{c.__name__}", c.__dict__) for c in (Guard, Watch, Child, type(CALLER))]
+        return [(name, live, dict(live)) for name, live in tables]
+
+    def harness(self):
+        """The harness's own attributes, once its check is this guard's (the rest changes with every call)."""
+        fixed = ("go", "done", "check", "flagged", "thread")
+        self.copies.append(("lrkit_harness.Caller()", vars(CALLER), {k: vars(CALLER)[k] for k in fixed}))
 
     def changed(self):
         """What differs (by identity: no __eq__ of anyone's runs here) from before the import; names added since
@@ -200,6 +224,8 @@ class Guard:
             for key, value in copy.items():
                 if live.get(key, Guard) is not value:
                     out.append(f"{name}.{key}")
+        for watch in WATCHES:  # (after every call of the student's code too: tracemalloc seen between calls)
+            watch.traced()
         return out
 
 
@@ -373,8 +399,18 @@ class Watch:
             return probes is not None and frame.f_globals is getattr(probes, "__dict__", None)
         return filename.startswith(self.packages + self.ours)
 
+    def traced(self):
+        """tracemalloc (no audit event) names the line that made each block still alive: a probe's, the driver's.
+        Seen tracing at any check (after the import, after every call of the student's code, after every case),
+        it counts for the rest of the process; started and stopped within one call, it saw no block made
+        before that call."""
+        name = "tracemalloc (the lines that made the process's memory)"
+        if IS_TRACING() and name not in self.sticky:
+            self.sticky.append(name)
+
     def take(self):
         """What was seen since the last call, and any signal handler the student's code installed."""
+        self.traced()
         seen, self.seen = self.seen, []
         now = self.signal_handlers()
         changed = [f"signal.signal({s.name})" for s in SIGNALS if now.get(s) != self.handlers.get(s)]
@@ -434,6 +470,40 @@ def encode(result, max_bytes):
     return {"arrays": arrays, "scalars": scalars}, b"".join(parts)
 
 
+def flat(source):
+    """The probes' code, every line of it numbered 1: an allocation's traceback (tracemalloc: no audit event)
+    names the probe line that made a block, and blind attacks9 told the cost probe by its lines."""
+    tree = ast.parse(source, "<probes>")
+    for node in ast.walk(tree):
+        if "lineno" in node._attributes:
+            node.lineno = node.end_lineno = 1
+            node.col_offset = node.end_col_offset = 0
+    return compile(tree, "<probes>", "exec")
+
+
+def fresh_code(code):
+    """A new code object of ``code`` and of every function it defines (nested ones too)."""
+    consts = tuple(fresh_code(c) if isinstance(c, types.CodeType) else c for c in code.co_consts)
+    return code.replace(co_consts=consts)
+
+
+def fresh_probe(name):
+    """The probe, for this case alone: the probes' namespace as it was before the student's import (the modules
+    it imported, its constants), with every function of the probes' code made anew (new code objects, nested ones
+    too). The probes the student's code can reach (``lrkit_probes``) never run: their reference counts, their
+    code's warm-up counters and quickened instructions (no audit event reads any of them) do not move while a case
+    runs, and no helper of the probes is warmed by one probe and not another (blind attacks10 told the cost probe
+    by each)."""
+    space = {}
+    for key, value in PROBES["functions"].items():
+        if isinstance(value, types.FunctionType) and value.__code__.co_filename == "<probes>":
+            value = types.FunctionType(fresh_code(value.__code__), space, value.__name__, value.__defaults__,
+                                       value.__closure__)
+            value.__kwdefaults__ = PROBES["functions"][key].__kwdefaults__
+        space[key] = value
+    return space[name]
+
+
 def child(job, cases_r, answers_w):
     """Import the student's modules, then answer every case handed over, until the pipe closes."""
     submission = job["submission"]
@@ -443,12 +513,15 @@ def child(job, cases_r, answers_w):
     CALLER = student_thread.install()  # before the probes' source runs: it imports lrkit_harness
     probes = types.ModuleType("lrkit_probes")
     sys.modules["lrkit_probes"] = probes
-    exec(compile(job.pop("probes"), "<probes>", "exec"), probes.__dict__)
-    PROBES.update(module=probes, marks=probe_marks(probes), functions=dict(vars(probes)))
+    exec(flat(job.pop("probes")), probes.__dict__)
+    PROBES.update(module=probes, marks=probe_marks(probes), functions=dict(vars(probes)),
+                  pipe=os.fstat(cases_r)[1:3])
     before = snapshot()
     GUARD.append(Guard())
     CALLER.check = GUARD[0].changed
+    GUARD[0].harness()
     watch = Watch()
+    WATCHES.append(watch)
     watch.start()
     sys.path.append(submission)
     sys.modules["__main__"] = types.ModuleType("__main__")  # the driver's globals (the watch's class) out of reach
@@ -469,6 +542,7 @@ def child(job, cases_r, answers_w):
 def answer_next(job, cases_r, answers_w, before, watch):
     """Receive one case, run its probe, answer; False when the pipe closed. The case lives in this frame only: a
     frame of the child's the student's code kept from its import (`child`'s, its callers') shows none of it."""
+    pipe = os.fstat(cases_r)[1:3]  # the pipe the driver hands cases on, not one the student's code put there
     try:
         probe, kwargs, nonce = child_receive(cases_r)
     except Gone:
@@ -476,13 +550,15 @@ def answer_next(job, cases_r, answers_w, before, watch):
     torch.manual_seed(0)
     header, body = {}, b""
     try:
-        result = PROBES["functions"][probe](**kwargs)  # as they were before the student's import
+        result = fresh_probe(probe)(**kwargs)
         if not isinstance(result, dict):
             raise TypeError(f"probe {probe} returned {type(result).__name__}, not a dict")
         header, body = encode(result, job["max_result_bytes"])
     except BaseException as exc:
         header, body = {"error": describe(exc, job["submission"])}, b""
     header["tampered"] = tampered(before)
+    if not pipe == os.fstat(cases_r)[1:3] == PROBES["pipe"]:  # a relay reads the probe's name (blind attacks10)
+        header["tampered"].append("the pipe the driver hands cases on")
     header["introspected"] = watch.take()
     if APART[0]:  # its /tmp and folder are its own (`apart.py`): only this process sees whether they filled up
         header["disk_full"] = wire.disk_full((job["submission"], "/tmp"))
@@ -491,47 +567,52 @@ def answer_next(job, cases_r, answers_w, before, watch):
     return True
 
 
+def become_student(job, cases_r, answers_w):
+    """In a new student process (forked by the spawner): no stdin, its own stdout and stderr, dumpable again,
+    apart where the run can (`apart.py`); then import the student's modules and answer cases (`child`)."""
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    # its own stdout and stderr (nobody reads a check run's output): the run's pipe is one open file description
+    # for every process of the run, and a flag or size set on it by an earlier check's process is a mark the next
+    # one reads (blind attacks9)
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 1)
+    os.dup2(null, 2)
+    os.close(null)
+    ctypes.CDLL(None).prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
+    if APART[0]:
+        apart.enter(job["room"])  # from here on: the student process, PID 1 of its own namespace
+    try:
+        child(job, cases_r, answers_w)
+    finally:
+        sys.stdout.flush(), sys.stderr.flush()
+
+
 class Child:
-    def __init__(self, job):
-        cases_r, self.cases_w = os.pipe()
-        self.answers_r, answers_w = os.pipe()
-        self.pid = os.fork()
-        if self.pid == 0:  # the child: nothing of the parent's pipes, no stdin, dumpable again
-            try:
-                os.close(CHANNEL)
-                os.close(self.cases_w)
-                os.close(self.answers_r)
-                null = os.open(os.devnull, os.O_RDONLY)
-                os.dup2(null, 0)
-                os.close(null)
-                ctypes.CDLL(None).prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
-                if APART[0]:
-                    apart.enter(job["room"])  # from here on: the student process, PID 1 of its own namespace
-                child(job, cases_r, answers_w)
-            except BaseException:
-                pass
-            finally:
-                sys.stdout.flush(), sys.stderr.flush()
-                os._exit(0)
-        os.close(cases_r)
-        os.close(answers_w)
+    def __init__(self, spawner):
+        forked = spawner.fork()
+        if forked is None:
+            raise Gone("no pipes left for another student process")
+        self.pid, self.cases_w, self.answers_r = forked
+        self.spawner = spawner
 
     def stop(self, grace=0.0):
         """Kill the child (once; after ``grace`` seconds for it to end by itself) and say how it ended."""
         if getattr(self, "status", None) is None:
             deadline = time.monotonic() + grace
             while True:
-                pid, status = os.waitpid(self.pid, os.WNOHANG)
-                if pid or time.monotonic() >= deadline:
+                status = self.spawner.poll(self.pid)
+                if status is not None or time.monotonic() >= deadline:
                     break
                 time.sleep(0.002)
-            if not pid:
+            if status is None:
                 try:
                     os.kill(self.pid, signal.SIGKILL)
                 except ProcessLookupError:
                     pass
-                status = os.waitpid(self.pid, 0)[1]
-            self.status = status
+                status = self.spawner.wait(self.pid)
+            self.status = status if status >= 0 else signal.SIGKILL
             for fd in (self.cases_w, self.answers_r):
                 os.close(fd)
         return self.status
@@ -547,9 +628,12 @@ class Child:
         return {"signal": signal.SIGKILL}
 
 
-def start_child(job, timeout):
+def start_child(spawner, timeout):
     """A fresh child with the student's modules imported: (child, import message)."""
-    kid = Child(job)
+    try:
+        kid = Child(spawner)
+    except Gone:
+        return None, {"event": "import", "stopped": "died", "exit": 0}
     try:
         message, _ = receive(kid.answers_r, 0, time.monotonic() + timeout)
     except Gone as exc:
@@ -624,7 +708,9 @@ def main():
     stdin = sys.stdin.buffer.fileno()
     job, _ = receive(stdin, 0)
     APART.append(apart.works(job.get("room")))
-    kid, message = start_child(job, job["import_timeout"])
+    size = job.get("children") if isinstance(job.get("children"), int) and 0 < job.get("children") < 200 else 64
+    spawner = spawn.Spawner(size, lambda cases_r, answers_w: become_student(job, cases_r, answers_w), (CHANNEL,))
+    kid, message = start_child(spawner, job["import_timeout"])
     message["apart"] = APART[0]
     send(CHANNEL, message)
     restarts, stale, group = 0, False, None
@@ -636,7 +722,7 @@ def main():
         group = case.get("group")
         if stale or fresh:
             kid.stop()
-            kid, message = start_child(job, job["import_timeout"])
+            kid, message = start_child(spawner, job["import_timeout"])
             if kid is None:
                 send(CHANNEL, {**message, "event": "stopped", "why": "import"})
                 return
