@@ -39,7 +39,7 @@ log = logging.getLogger(__name__)
 
 DRIVER = sandbox.inside_script("driver.py")
 # what the driver loads from its own folder (copied beside it, where present)
-DRIVER_MODULES = ("wire.py", "caller.py", "apart.py", "spawner.py")
+DRIVER_MODULES = ("wire.py", "caller.py", "kernel.py", "apart.py", "spawner.py")
 MAX_RESULT_BYTES = 32 * 1024 * 1024  # one case's answer
 # Every check run's room: no sockets (kernel socket buffers are memory a cgroup v1 host does not charge to
 # the run) and 4 MiB to write in /tmp and in the submission's copy (files written there are tmpfs pages the run

@@ -20,7 +20,6 @@ dies, it is killed (``PR_SET_PDEATHSIG``), and everything it started dies with i
 Where the kernel refuses (user namespaces turned off, an old kernel), `enter` returns False and the
 process runs as before, in the run's own namespaces; the driver reports it with the import.
 """
-import ctypes
 import os
 import platform
 import re
@@ -28,45 +27,24 @@ import signal
 import sys
 import traceback
 
-LIBC = ctypes.CDLL(None, use_errno=True)
+import lrkit_kernel as kernel  # the Linux calls (`kernel.py`, loaded by the driver before this module)
+
 CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNS, CLONE_NEWIPC = 0x10000000, 0x20000000, 0x00020000, 0x08000000
-MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT = 1, 2, 4, 8, 32
-MS_BIND, MS_REC, MS_PRIVATE = 4096, 16384, 1 << 18
-PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_SECCOMP, PR_CAPBSET_DROP = 1, 4, 22, 24
-PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 47, 4
-CAPSET = {"x86_64": 126, "aarch64": 91}
-SYSCALLS = {"x86_64": {"pivot_root": 155}, "aarch64": {"pivot_root": 41}}
-MNT_DETACH = 2
 NEW_ROOT = "/proc"  # where the new root is built: the one mount surely there that nothing of it needs
 DEVICES = ("null", "zero", "full", "random", "urandom", "tty")
+PLAIN = kernel.MS_NOSUID | kernel.MS_NODEV  # a mount's flags: no set-uid programs, no device files
 MAX_FOLDER_BYTES = 64 << 20  # the submission's copy in a check run holds its modules (a few MiB at most)
-
-
-class SockFprog(ctypes.Structure):
-    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
-
-
-def _check(ret, what):
-    if ret != 0:
-        err = ctypes.get_errno()
-        raise OSError(err, f"{what}: {os.strerror(err)}")
-
-
-def _mount(src, dst, fstype, flags, data=None):
-    def enc(text):
-        return text.encode() if text is not None else None
-    _check(LIBC.mount(enc(src), enc(dst), enc(fstype), ctypes.c_ulong(flags), enc(data)), f"mount {dst}")
 
 
 def enter(room):
     """Called in the driver's freshly forked child: True in the student process, in namespaces of its own and
     set up as the module says; False where the kernel refused (the caller goes on as it was). ``room``: the job's
     ``{"tmp_mb", "disk_mb", "folder", "seccomp"}`` (None when the run has no sandbox: nothing is done)."""
-    if not room or platform.machine() not in CAPSET:
+    if not room or platform.machine() not in kernel.SYSCALLS:
         return False
     uid, gid = os.geteuid(), os.getegid()
-    LIBC.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)  # its /proc/self files its own (the driver is undumpable)
-    if LIBC.unshare(CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC) != 0:
+    kernel.LIBC.prctl(kernel.PR_SET_DUMPABLE, 1, 0, 0, 0)  # its /proc/self files its own (the driver is undumpable)
+    if kernel.LIBC.unshare(CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC) != 0:
         return False
     try:
         for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
@@ -78,7 +56,7 @@ def enter(room):
     if pid:
         _wait_and_end_alike(pid)
     try:
-        _check(LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "parent-death signal")
+        kernel.check(kernel.LIBC.prctl(kernel.PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "parent-death signal")
         _set_up(room)
     except BaseException:
         traceback.print_exc()  # (the run's output, where `works` tried it; a student process's is /dev/null)
@@ -112,25 +90,21 @@ def _set_up(room):
     with open("/proc/self/oom_score_adj", "w") as fh:  # under memory pressure, this process goes first
         fh.write("1000")
     kept = _kept_mounts(room["folder"])
-    _mount(None, "/", None, MS_REC | MS_PRIVATE)
+    kernel.mount(None, "/", None, kernel.MS_REC | kernel.MS_PRIVATE)
     _new_root(NEW_ROOT, kept, room)
-    pivot = SYSCALLS[platform.machine()]
     os.chdir(NEW_ROOT)
     os.mkdir(".old")
-    _check(LIBC.syscall(pivot["pivot_root"], b".", b".old"), "pivot_root")
+    kernel.pivot_root(".", ".old")
     os.chdir("/")
-    _check(LIBC.umount2(b"/.old", MNT_DETACH), "umount the old root")
+    kernel.check(kernel.LIBC.umount2(b"/.old", kernel.MNT_DETACH), "umount the old root")
     os.rmdir("/.old")
-    _mount("tmpfs", "/proc", "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=555,size=4k")
+    kernel.mount("tmpfs", "/proc", "tmpfs", PLAIN | kernel.MS_RDONLY | kernel.MS_NOEXEC, "mode=555,size=4k")
     for place in ("/", "/dev"):  # nothing to write there but what /tmp and the folder hold
-        _mount(None, place, None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | (MS_NODEV if place == "/" else 0))
+        flags = kernel.MS_REMOUNT | kernel.MS_RDONLY | (PLAIN if place == "/" else kernel.MS_NOSUID)
+        kernel.mount(None, place, None, flags)
     os.chdir(room["folder"])
-    _drop_capabilities()
-    program = bytes.fromhex(room["seccomp"])
-    if program:
-        buf = ctypes.create_string_buffer(program, len(program))
-        prog = SockFprog(len(program) // 8, ctypes.cast(buf, ctypes.c_void_p))
-        _check(LIBC.prctl(PR_SET_SECCOMP, 2, ctypes.byref(prog), 0, 0), "seccomp")
+    kernel.clear_capabilities()  # (every one the new user namespace gave)
+    kernel.install_seccomp(bytes.fromhex(room["seccomp"]))
 
 
 def _kept_mounts(folder):
@@ -151,15 +125,15 @@ def _new_root(root, kept, room):
     (the host's folders: /usr, /etc, the interpreter), the root's links, a fresh /tmp, a /dev of the device nodes,
     the submission's folder copied. No inode in it is dated when the run started: its age is not there to read
     (blind attacks9 timed the run by /tmp against /dev)."""
-    _mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=1m")
+    kernel.mount("tmpfs", root, "tmpfs", PLAIN, "mode=0755,size=1m")
     for name in os.listdir("/"):
         if os.path.islink("/" + name):
             os.symlink(os.readlink("/" + name), os.path.join(root, name))
     os.makedirs(root + "/tmp")
-    _mount("tmpfs", root + "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, f"mode=1777,size={int(room['tmp_mb'])}m")
+    kernel.mount("tmpfs", root + "/tmp", "tmpfs", PLAIN, f"mode=1777,size={int(room['tmp_mb'])}m")
     for point in kept:
         os.makedirs(root + point, exist_ok=True)
-        _mount(point, root + point, None, MS_BIND | MS_REC)
+        kernel.mount(point, root + point, None, kernel.MS_BIND | kernel.MS_REC)
     os.makedirs(root + "/proc")
     _new_dev(root + "/dev")
     _fresh_folder(room["folder"], root + room["folder"], int(room["disk_mb"]))
@@ -167,11 +141,11 @@ def _new_root(root, kept, room):
 
 def _new_dev(dev):
     os.makedirs(dev)
-    _mount("tmpfs", dev, "tmpfs", MS_NOSUID, "mode=0755,size=64k")
+    kernel.mount("tmpfs", dev, "tmpfs", kernel.MS_NOSUID, "mode=0755,size=64k")
     for name in DEVICES:
         if os.path.exists("/dev/" + name):
             open(os.path.join(dev, name), "w").close()
-            _mount("/dev/" + name, os.path.join(dev, name), None, MS_BIND)
+            kernel.mount("/dev/" + name, os.path.join(dev, name), None, kernel.MS_BIND)
     for name, target in (("stdin", "/proc/self/fd/0"), ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2"),
                          ("fd", "/proc/self/fd")):
         os.symlink(target, os.path.join(dev, name))
@@ -197,7 +171,7 @@ def _fresh_folder(folder, copy, disk_mb):
                 files[os.path.join(rel, name)] = (fh.read(), st.st_mode & 0o7777, st.st_mtime_ns)
     mode = os.stat(folder).st_mode & 0o7777
     os.makedirs(copy, exist_ok=True)
-    _mount("tmpfs", copy, "tmpfs", MS_NOSUID | MS_NODEV, f"mode={mode:o},size={disk_mb}m")
+    kernel.mount("tmpfs", copy, "tmpfs", PLAIN, f"mode={mode:o},size={disk_mb}m")
     for rel, dir_mode in dirs:
         os.makedirs(os.path.join(copy, rel), exist_ok=True)
         os.chmod(os.path.join(copy, rel), dir_mode)
@@ -208,16 +182,6 @@ def _fresh_folder(folder, copy, disk_mb):
             fh.write(data)
         os.utime(path, ns=(mtime, mtime))
 
-
-def _drop_capabilities():
-    """Every capability the new user namespace gave: bounding set, ambient, effective, permitted, inheritable."""
-    for cap in range(64):
-        if LIBC.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
-            break  # past the kernel's last capability
-    _check(LIBC.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0), "ambient capabilities")
-    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
-    data = (ctypes.c_uint32 * 6)()
-    _check(LIBC.syscall(CAPSET[platform.machine()], header, data), "capset")
 
 
 def works(room):

@@ -41,13 +41,14 @@ def _beside(name):
     """A module of this folder loaded by path, under a name no student module has (not on sys.path)."""
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), f"{name}.py")
     spec = importlib.util.spec_from_file_location(f"lrkit_{name}", path)
-    module = importlib.util.module_from_spec(spec)
+    module = sys.modules[spec.name] = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
 wire = _beside("wire")
 student_thread = _beside("caller")  # where the probes call the student's code (`caller.py`)
+_beside("kernel")  # the Linux calls `apart.py` makes (`kernel.py`)
 apart = _beside("apart")  # each student process in namespaces of its own (`apart.py`)
 spawn = _beside("spawner")  # where every student process is forked from (`spawner.py`)
 APART = []  # [True] when this run's student processes are set up apart (tried once, before the first)

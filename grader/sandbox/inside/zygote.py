@@ -29,14 +29,38 @@ import struct
 import sys
 import tarfile
 
-LIBC = ctypes.CDLL(None, use_errno=True)
+# the Linux calls, shared with apart.py: loaded by path (with -I this folder is not on sys.path)
+_KERNEL = importlib.util.spec_from_file_location("lrkit_kernel", os.path.join(os.path.dirname(__file__), "kernel.py"))
+sys.modules["lrkit_kernel"] = importlib.util.module_from_spec(_KERNEL)
+_KERNEL.loader.exec_module(sys.modules["lrkit_kernel"])
+from lrkit_kernel import (  # noqa: E402
+    LIBC,
+    MNT_DETACH,
+    MS_BIND,
+    MS_NODEV,
+    MS_NOEXEC,
+    MS_NOSUID,
+    MS_PRIVATE,
+    MS_RDONLY,
+    MS_REC,
+    MS_REMOUNT,
+    PR_CAP_AMBIENT,
+    PR_CAP_AMBIENT_CLEAR_ALL,
+    PR_CAPBSET_DROP,
+    PR_SET_CHILD_SUBREAPER,
+    PR_SET_DUMPABLE,
+    PR_SET_NO_NEW_PRIVS,
+    PR_SET_PDEATHSIG,
+    SYSCALLS,
+    install_seccomp,
+    mount,
+    pivot_root,
+    prctl,
+)
+from lrkit_kernel import check as _check  # noqa: E402
+
 # CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWPID | CLONE_NEWNET
 CLONE_FLAGS = 0x00020000 | 0x02000000 | 0x04000000 | 0x08000000 | 0x20000000 | 0x40000000
-MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT = 1, 2, 4, 8, 32
-MS_BIND, MS_REC, MS_PRIVATE = 4096, 16384, 1 << 18
-PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_SECCOMP, PR_CAPBSET_DROP, MNT_DETACH = 1, 4, 22, 24, 2
-PR_SET_NO_NEW_PRIVS, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, PR_SET_CHILD_SUBREAPER = 38, 47, 4, 36
-SYSCALLS = {"x86_64": {"pivot_root": 155, "capset": 126}, "aarch64": {"pivot_root": 41, "capset": 91}}
 DEVICES = ("null", "zero", "full", "random", "urandom", "tty")
 # Then what a kernel's start imports (sys.modules at a fresh kernel's first cell); never the inline backend:
 # imported with no shell, it skips the hooks that send figures, and every kernel forked from here shows none.
@@ -46,28 +70,6 @@ PRELOAD = ("numpy", "numpy.random", "torch", "zmq", "jupyter_client", "jupyter_c
            "matplotlib.pyplot", "tarfile", "runpy", "IPython.core.completerlib", "IPython.core.debugger",
            "IPython.core.logger", "IPython.core.oinspect", "IPython.extensions.storemagic", "IPython.utils.wildcard",
            "psutil", "sqlite3", "tornado.gen", "tornado.locks", "tornado.platform.asyncio", "tornado.queues")
-
-
-class SockFprog(ctypes.Structure):
-    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
-
-
-def _check(ret, what):
-    if ret != 0:
-        err = ctypes.get_errno()
-        raise OSError(err, f"{what}: {os.strerror(err)}")
-
-
-def _c(text):
-    return text.encode() if text is not None else None
-
-
-def mount(src, dst, fstype, flags, data=None):
-    _check(LIBC.mount(_c(src), _c(dst), _c(fstype), ctypes.c_ulong(flags), _c(data)), f"mount {dst}")
-
-
-def prctl(option, arg=0):
-    _check(LIBC.prctl(option, ctypes.c_ulong(arg), 0, 0, 0), f"prctl {option}")
 
 
 def preload(names):
@@ -228,8 +230,7 @@ def build_root(spec):
     mount(None, f"{dev}/pts/ptmx", None, MS_BIND | MS_REMOUNT | MS_NOSUID | MS_NODEV | MS_RDONLY)
     for name in ("/proc", "/.oldroot"):
         _mkdirs(root + name)
-    pivot = SYSCALLS[platform.machine()]["pivot_root"]
-    _check(LIBC.syscall(pivot, _c(root), _c(root + "/.oldroot")), "pivot_root")
+    pivot_root(root, root + "/.oldroot")
     os.chdir("/")
     mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
     for sub in ("sys", "sysrq-trigger", "irq", "bus"):
@@ -263,14 +264,6 @@ def drop_privileges(uid):
     _check(LIBC.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0), "ambient caps")
     prctl(PR_SET_NO_NEW_PRIVS, 1)
     prctl(PR_SET_DUMPABLE, 1)  # as after an exec; changing uid cleared it
-
-
-def install_seccomp(program):
-    if not program:
-        return
-    buf = ctypes.create_string_buffer(program, len(program))
-    prog = SockFprog(len(program) // 8, ctypes.cast(buf, ctypes.c_void_p))
-    _check(LIBC.prctl(PR_SET_SECCOMP, 2, ctypes.byref(prog), 0, 0), "seccomp")  # SECCOMP_MODE_FILTER
 
 
 def place_fds(wanted):
