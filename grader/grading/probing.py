@@ -49,6 +49,8 @@ CHECK_ROOM = {"sockets": False, "tmp_mb": 4, "max_disk_mb": 4,
 MAX_CHANNEL_BYTES = 64 * 1024 * 1024  # everything the driver sends back: what the grader holds at most
 MAX_ERROR_CHARS = 300  # of a student exception's message, in a report
 MAX_RESTARTS = 3
+CHECKS_PER_RUN = 150  # checks in one sandboxed run at most: a run holds every student process's pipes from its start
+# (4 descriptors each, under the run's RLIMIT_NOFILE of 1024)
 
 
 @dataclass(frozen=True)
@@ -124,7 +126,7 @@ def _job_bytes(tree: Path, config: AssignmentConfig, cases: list[tuple[str, str,
               "max_restarts": MAX_RESTARTS, "room": _room(unsandboxed),
               # the student processes a run may need (`inside/spawner.py` makes their pipes first): one per check
               # and restart; the bundle's, not the run's (the header is the same for every run of a bundle)
-              "children": len({p.spec.name for p in plan(tree)}) + MAX_RESTARTS + 2}
+              "children": min(len({p.spec.name for p in plan(tree)}), CHECKS_PER_RUN) + MAX_RESTARTS + 2}
     parts = [channel.encode(header)]
     for case_id, probe, inputs, group in cases:
         arrays = {k: np.asarray(v) for k, v in inputs.items() if isinstance(v, np.ndarray)}
@@ -232,8 +234,10 @@ def _ordinary_runs(ordinary: list[PlannedCase], measured: list[PlannedCase], apa
     Otherwise each check that compares a cost case's form (``compared_by``) in a run of its own, where its cases
     are the first the driver hands to a student process, as in that cost case's runs (`_companions`); the other
     checks share one run (and a process there can read how many came before it: docs/authoring.md)."""
-    if apart:
-        return [ordinary] if ordinary else []
+    if apart:  # (at most `CHECKS_PER_RUN` checks in a run: the spawner makes every process's pipes first)
+        names = list(dict.fromkeys(p.spec.name for p in ordinary))
+        runs = [set(names[i:i + CHECKS_PER_RUN]) for i in range(0, len(names), CHECKS_PER_RUN)]
+        return [[p for p in ordinary if p.spec.name in run] for run in runs]
     alone = sorted({p.case.compared_by for p in measured if p.case.compared_by})
     parts = [[p for p in ordinary if p.spec.name not in alone]] + [
         [p for p in ordinary if p.spec.name == name] for name in alone]

@@ -168,6 +168,8 @@ def test_each_check_that_compares_a_cost_case_runs_alone_and_outcomes_come_back_
     ordinary = [planned(c, n) for c in ("a_other", "b_compared", "c_other") for n in range(2)]
     measured = [planned("cost_b", 0, compared_by="b_compared")]
     assert probing._ordinary_runs(ordinary, measured, apart=True) == [ordinary]  # each process apart: one run
+    many = [planned(f"c{n:03d}", 0) for n in range(probing.CHECKS_PER_RUN + 5)]  # more checks than one run holds
+    assert [len(part) for part in probing._ordinary_runs(many, [], apart=True)] == [probing.CHECKS_PER_RUN, 5]
     parts = probing._ordinary_runs(ordinary, measured, apart=False)
     assert [[p.id for p in part] for part in parts] == [
         ["a_other-000", "a_other-001", "c_other-000", "c_other-001"], ["b_compared-000", "b_compared-001"]]
