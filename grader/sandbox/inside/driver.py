@@ -13,6 +13,7 @@ waits under the case's time limit and forwards the answer to the grader's pipe
 case, and the next case gets a fresh child. Messages: framed by `wire.py` (``>II`` lengths, JSON
 header, body).
 """
+import _tracemalloc
 import ast
 import builtins
 import contextlib
@@ -78,8 +79,7 @@ PR_SET_DUMPABLE = 4
 M_TRIM_THRESHOLD, M_MMAP_THRESHOLD, M_ARENA_MAX = -1, -3, -8  # mallopt parameters (glibc)
 
 
-IS_TRACING = sys.modules["_tracemalloc"].is_tracing if "_tracemalloc" in sys.modules else __import__(
-    "_tracemalloc").is_tracing  # bound before any student code runs
+IS_TRACING = _tracemalloc.is_tracing  # bound before any student code runs
 
 
 class Gone(Exception):  # the other end closed, or stopped answering in time
