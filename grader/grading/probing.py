@@ -19,7 +19,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
-import io
 import logging
 import shutil
 import threading
@@ -129,14 +128,27 @@ def _job_bytes(tree: Path, config: AssignmentConfig, cases: list[tuple[str, str,
               "children": min(len({p.spec.name for p in plan(tree)}), CHECKS_PER_RUN) + MAX_RESTARTS + 2}
     parts = [channel.encode(header)]
     for case_id, probe, inputs, group in cases:
-        arrays = {k: np.asarray(v) for k, v in inputs.items() if isinstance(v, np.ndarray)}
+        arrays, body = case_arrays(inputs)
         scalars = {k: v for k, v in inputs.items() if not isinstance(v, np.ndarray)}
-        buf = io.BytesIO()
-        np.savez(buf, **arrays)
-        parts.append(channel.encode({"id": case_id, "probe": probe, "scalars": scalars, "group": group,
-                                     "timeout": case_timeout}, buf.getvalue()))
+        parts.append(channel.encode({"id": case_id, "probe": probe, "scalars": scalars, "arrays": arrays,
+                                     "group": group, "timeout": case_timeout}, body))
     parts.append(channel.encode({"end": True}))
     return b"".join(parts)
+
+
+def case_arrays(inputs: dict) -> tuple[list[dict], bytes]:
+    """A case's arrays as the driver hands them on to the student's process as they are (`driver.for_child`):
+    each one's key, dtype, count, offset and shape, and their bytes one after another (C order, native)."""
+    meta, parts, offset = [], [], 0
+    for key, value in inputs.items():
+        if not isinstance(value, np.ndarray):
+            continue
+        array = np.ascontiguousarray(value, dtype=value.dtype.newbyteorder("="))
+        meta.append({"key": key, "dtype": array.dtype.str, "count": int(array.size), "offset": offset,
+                     "shape": list(array.shape)})
+        parts.append(array.tobytes())
+        offset += array.nbytes
+    return meta, b"".join(parts)
 
 
 def _read_result(message: channel.Message) -> tuple[dict | None, str]:
