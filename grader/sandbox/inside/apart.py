@@ -59,7 +59,7 @@ def enter(room):
         kernel.check(kernel.LIBC.prctl(kernel.PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "parent-death signal")
         _set_up(room)
     except BaseException:
-        traceback.print_exc()  # (the run's output, where `works` tried it; a student process's is /dev/null)
+        traceback.print_exc()  # (the run's output, where the spawner tried it; a student process's is /dev/null)
         sys.stderr.flush()
         os._exit(71)
     return True
@@ -181,19 +181,3 @@ def _fresh_folder(folder, copy, disk_mb):
         with open(fd, "wb") as fh:
             fh.write(data)
         os.utime(path, ns=(mtime, mtime))
-
-
-
-def works(room):
-    """Whether `enter` succeeds on this machine, tried once in a throwaway process (the driver asks before its
-    first child: a run's student processes are all set up alike, or all run as before)."""
-    if not room:
-        return False
-    pid = os.fork()
-    if pid == 0:
-        try:
-            os._exit(0 if enter(room) else 1)
-        except BaseException:
-            os._exit(1)
-    status = os.waitpid(pid, 0)[1]
-    return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0

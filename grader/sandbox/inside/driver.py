@@ -716,9 +716,12 @@ def main():
     stdin = sys.stdin.buffer.fileno()
     job, _ = receive(stdin, 0)
     job["probes"] = flat(job["probes"])  # once for the run: every student process execs the same code
-    APART.append(apart.works(job.get("room")))
     size = job.get("children") if isinstance(job.get("children"), int) and 0 < job.get("children") < 200 else 64
-    spawner = spawn.Spawner(size, lambda cases_r, answers_w: become_student(job, cases_r, answers_w), (CHANNEL,))
+    # whether student processes can be set up apart is tried in the spawner's first fork (`apart.enter` there):
+    # the spawner and every process it forks learn it there, the driver from the spawner
+    spawner = spawn.Spawner(size, lambda cases_r, answers_w: become_student(job, cases_r, answers_w), (CHANNEL,),
+                            trial=lambda: apart.enter(job.get("room")), tried=APART.append)
+    APART.append(spawner.tried())
     kid, message = start_child(spawner, job["import_timeout"])
     message["apart"] = APART[0]
     send(CHANNEL, message)

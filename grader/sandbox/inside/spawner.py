@@ -26,9 +26,11 @@ PR_SET_PDEATHSIG = 1
 
 
 class Spawner:
-    def __init__(self, size, become, close=()):
+    def __init__(self, size, become, close=(), trial=None, tried=None):
         """Fork the spawner. ``become(cases_r, answers_w)`` runs in each new student process (never returns);
-        ``close``: the driver's descriptors the spawner and every student process must not hold."""
+        ``close``: the driver's descriptors the spawner and every student process must not hold. ``trial()`` runs
+        in the spawner's first fork, a throwaway process (its truth: that process exited 0), and ``tried(ok)`` in
+        the spawner with the outcome, before any student process is forked; the driver reads it with `tried`."""
         self.pairs = [(os.pipe(), os.pipe()) for _ in range(size)]  # ((cases_r, cases_w), (answers_r, answers_w))
         ctl_r, self.ctl_w = os.pipe()
         self.rep_r, rep_w = os.pipe()
@@ -42,7 +44,7 @@ class Spawner:
                     os.close(cases_w)
                     os.close(answers_r)
                 ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-                _serve(ctl_r, rep_w, self.pairs, become)
+                _serve(ctl_r, rep_w, self.pairs, become, trial, tried)
             finally:
                 os._exit(0)
         os.close(ctl_r)
@@ -50,6 +52,13 @@ class Spawner:
         for (cases_r, _), (_, answers_w) in self.pairs:
             os.close(cases_r)
             os.close(answers_w)
+
+    def tried(self):
+        """Whether the trial succeeded in the spawner's first fork (False without one); once, before `fork`."""
+        reply = _read(self.rep_r, 5)
+        if len(reply) != 5:
+            raise RuntimeError("the spawner stopped answering")
+        return struct.unpack(">i", reply[1:])[0] == 1
 
     def fork(self):
         """A new student process: (pid, cases_w, answers_r); None when every pair of pipes is used."""
@@ -87,11 +96,14 @@ def _read(fd, n):
     return data
 
 
-def _serve(ctl, rep, pairs, become):
+def _serve(ctl, rep, pairs, become, trial, tried):
     """The spawner's loop: the same few steps for every request, each in a frame of its own (nothing one request
     made is alive when the next forks)."""
     gc.disable()
-    _fork_once()
+    ok = _fork_once(trial)
+    if tried is not None:
+        tried(ok)
+    os.write(rep, b"t" + struct.pack(">i", int(ok)))
     target = (pairs[0][0][0], pairs[0][1][1])  # every student process's pipes land on the first pair's numbers
     while True:
         request = _read(ctl, 5)
@@ -100,13 +112,19 @@ def _serve(ctl, rep, pairs, become):
         _answer(request, ctl, rep, pairs, target, become)
 
 
-def _fork_once():
-    """A first fork for nothing: what the fork handlers (Python's, torch's) set up the first time is set up before
-    any student process is forked."""
+def _fork_once(trial):
+    """A first fork, a throwaway process: what the fork handlers (Python's, torch's) set up the first time is set
+    up before any student process is forked. It runs ``trial`` (the driver's: can a student process be set up
+    apart?) and ends; whether it exited 0 is the trial's outcome. (One fork of this torch-sized process for both:
+    each costs 20-50 ms, and a cost run is one of 15 runs a submission.)"""
     pid = os.fork()
     if pid == 0:
-        os._exit(0)
-    os.waitpid(pid, 0)
+        try:
+            os._exit(0 if trial is not None and trial() is True else 1)
+        except BaseException:
+            os._exit(1)
+    status = os.waitpid(pid, 0)[1]
+    return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
 
 
 def _answer(request, ctl, rep, pairs, target, become):
