@@ -19,6 +19,7 @@ import builtins
 import contextlib
 import ctypes
 import importlib
+import importlib.machinery
 import importlib.util
 import itertools
 import json
@@ -73,6 +74,7 @@ WATCHED = {
 for _owner, _names in ((os, "write"), (struct, "pack"), (np, "load array ascontiguousarray"),  # what the child
                        (torch, "from_numpy stack"), (torch.Tensor, "numpy detach")):     # reads and answers with
     WATCHED.update({f"{_owner.__name__}.{n}": (lambda o=_owner, n=n: getattr(o, n)) for n in _names.split()})
+_SPEC = importlib.machinery.ModuleSpec
 GENERATOR = torch.default_generator  # (bound before the student's import: the one the probes' draws use)
 PROBES = {}  # "module", its "marks" and its "functions", as loaded before any student code ran
 MAX_MESSAGE = 400
@@ -209,7 +211,7 @@ class Guard:
 
     def harness(self):
         """The harness's own attributes, once its check is this guard's (the rest changes with every call)."""
-        fixed = ("go", "done", "check", "flagged", "thread")
+        fixed = ("go", "done", "check", "flagged", "thread", "modes")
         self.copies.append(("lrkit_harness.Caller()", vars(CALLER), {k: vars(CALLER)[k] for k in fixed}))
 
     def changed(self, _all=all, _map=map, _is=operator.is_, _repeat=itertools.repeat):  # (bound here, not looked up)
@@ -241,9 +243,29 @@ def probe_marks(probes):
     return marks
 
 
+def imports_replaced(names):
+    """The student's modules (and their packages) whose import the probes' own ``import`` would run the student's
+    code for, on the driver's thread, inside the probe: a module object that is not a plain module, a spec that is
+    not importlib's, or a spec's ``_initializing`` that is not a bool (the import system reads it on every import
+    of a loaded module: blind attacks11 ran code there and read the probe's frames)."""
+    out = []
+    for name in names:
+        parts = name.split(".")
+        for n in range(1, len(parts) + 1):
+            package = ".".join(parts[:n])
+            module = sys.modules.get(package)
+            spec = module.__dict__.get("__spec__") if type(module) is types.ModuleType else _SPEC
+            if spec is None:
+                continue
+            if type(spec) is not _SPEC or type(spec.__dict__.get("_initializing", False)) is not bool:
+                out.append(f"the module {package} (its module object or import spec replaced)")
+    return list(dict.fromkeys(out))
+
+
 def tampered(before):
     now = snapshot()
     changed = [name for name in WATCHED if now[name] != before[name]]
+    changed += imports_replaced(PROBES.get("imports", ()))
     probes = sys.modules.get("lrkit_probes")
     marks = probe_marks(probes) if probes is not None and probes is PROBES["module"] else None
     if marks is None:
@@ -255,6 +277,8 @@ def tampered(before):
         changed.append("sys.settrace")
     if CALLER is not None and CALLER.traced:
         changed.append("sys.settrace (on the thread the probes call it from)")
+    if CALLER is not None and (CALLER.moded or CALLER.modes_on()):  # (this thread's modes, and the caller's)
+        changed.append("a torch mode left on (it sees the checks' own operations)")
     if GUARD:
         changed += [name for name in dict.fromkeys(GUARD[0].changed() + sorted(CALLER.flagged)) if name not in changed]
     if sys.getprofile() is not None:
@@ -541,6 +565,7 @@ def child(job, cases_r, answers_w):
             send(answers_w, {"event": "import", "error": describe(exc, submission)})
             return
     watch.importing = False
+    PROBES["imports"] = tuple(job["modules"])
     send(answers_w, {"event": "import", "ok": True, "tampered": tampered(before)})
     watch.take()  # what the import did is not a case's: a case is judged on what its own run read
     while answer_next(job, cases_r, answers_w, before, watch):
