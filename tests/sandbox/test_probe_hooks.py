@@ -104,3 +104,17 @@ def test_an_import_spec_that_runs_code_is_tampering(tmp_path):
 def test_a_plain_module_is_not(tmp_path):
     case = _case(tmp_path, "def step(x):\n    return x * 2.0\n")
     assert "error" not in case and case["tampered"] == [] and case["introspected"] == [], case
+
+
+def test_a_collector_callback_is_tampering(tmp_path):
+    """The collector runs its callbacks on the thread that allocates: the probes' thread, inside the probe."""
+    source = "import gc\ngc.callbacks.append(lambda phase, info: None)\n\ndef step(x):\n    return x * 2.0\n"
+    case = _case(tmp_path, source)
+    assert any("gc.callbacks" in t for t in case["tampered"]), case
+
+
+def test_torch_dynamo_wrapping_manual_seed_is_not_tampering(tmp_path):
+    """Importing torch._dynamo (the first torch.compile or dispatch mode does) wraps torch.manual_seed: torch's own
+    change, made by honest code."""
+    case = _case(tmp_path, "import torch._dynamo\n\ndef step(x):\n    return x * 2.0\n")
+    assert "error" not in case and case["tampered"] == [], case

@@ -18,6 +18,7 @@ import ast
 import builtins
 import contextlib
 import ctypes
+import gc
 import importlib
 import importlib.machinery
 import importlib.util
@@ -75,6 +76,8 @@ for _owner, _names in ((os, "write"), (struct, "pack"), (np, "load array asconti
                        (torch, "from_numpy stack"), (torch.Tensor, "numpy detach")):     # reads and answers with
     WATCHED.update({f"{_owner.__name__}.{n}": (lambda o=_owner, n=n: getattr(o, n)) for n in _names.split()})
 _SPEC = importlib.machinery.ModuleSpec
+DYNAMO_WRAPPER = torch._disable_dynamo(len).__code__  # torch's own wrapper's code (`torch_own`)
+GC_CALLBACKS = gc.callbacks  # the collector's own list (the module's name for it can be rebound)
 GENERATOR = torch.default_generator  # (bound before the student's import: the one the probes' draws use)
 PROBES = {}  # "module", its "marks" and its "functions", as loaded before any student code ran
 MAX_MESSAGE = 400
@@ -223,11 +226,21 @@ class Guard:
             if _all(_map(_is, _map(live.get, copy, _repeat(Guard)), copy.values())):
                 continue
             for key, value in copy.items():
-                if live.get(key, Guard) is not value:
+                if live.get(key, Guard) is not value and not torch_own(live.get(key), value):
                     out.append(f"{name}.{key}")
         for watch in WATCHES:  # (after every call of the student's code too: tracemalloc seen between calls)
             watch.traced()
         return out
+
+
+def torch_own(now, before):
+    """Is ``now`` torch's own wrapper of ``before`` (`torch._disable_dynamo`'s, with its code and ``before`` in its
+    closure)? Importing ``torch._dynamo`` (the first `torch.compile`, a dispatch mode's first use) wraps
+    ``torch.manual_seed`` so: honest code, not a replacement (blind attacks11)."""
+    if type(now) is not types.FunctionType or now.__code__ is not DYNAMO_WRAPPER or not now.__closure__:
+        return False
+    cells = dict(zip(now.__code__.co_freevars, now.__closure__))
+    return "fn" in cells and cells["fn"].cell_contents is before
 
 
 def probe_marks(probes):
@@ -262,10 +275,27 @@ def imports_replaced(names):
     return list(dict.fromkeys(out))
 
 
+def collector_callbacks():
+    """Callbacks added to the collector's list that are not the standard library's or an installed package's: the
+    collector runs them on whichever thread allocates, the probes' included (blind attacks11 pushed a torch mode
+    there from one)."""
+    kept, watch = PROBES.get("gc", ()), WATCHES[0] if WATCHES else None
+    out = []
+    for callback in list(GC_CALLBACKS):
+        if any(callback is k for k in kept):
+            continue
+        code = callback.__code__ if type(callback) is types.FunctionType else None
+        path = code.co_filename if code is not None else ""
+        if watch is None or not path.startswith((watch.stdlib, *watch.packages)):
+            out.append("gc.callbacks (a callback run on the checks' thread)")
+            break
+    return out
+
+
 def tampered(before):
     now = snapshot()
     changed = [name for name in WATCHED if now[name] != before[name]]
-    changed += imports_replaced(PROBES.get("imports", ()))
+    changed += imports_replaced(PROBES.get("imports", ())) + collector_callbacks()
     probes = sys.modules.get("lrkit_probes")
     marks = probe_marks(probes) if probes is not None and probes is PROBES["module"] else None
     if marks is None:
@@ -546,7 +576,7 @@ def child(job, cases_r, answers_w):
     probes = types.ModuleType("lrkit_probes")
     sys.modules["lrkit_probes"] = probes
     exec(job.pop("probes"), probes.__dict__)  # (compiled once, in `main`)
-    PROBES.update(module=probes, marks=probe_marks(probes), functions=dict(vars(probes)),
+    PROBES.update(module=probes, marks=probe_marks(probes), functions=dict(vars(probes)), gc=tuple(GC_CALLBACKS),
                   pipe=os.fstat(cases_r)[1:3])
     before = snapshot()
     GUARD.append(Guard())
