@@ -69,17 +69,17 @@ def run(n):
 '''
 
 
-def _case(tmp_path, source: str) -> dict:
+def _case(tmp_path, source: str, unsandboxed: bool = False) -> dict:
     code = tmp_path / "code"
     code.mkdir()
     (code / "hooked.py").write_text(source)
     header = {"modules": ["hooked"], "submission": "/submission", "probes": PROBES, "import_timeout": 60,
-              "max_result_bytes": 1 << 20, "max_restarts": 3, "room": probing._room(False)}
+              "max_result_bytes": 1 << 20, "max_restarts": 3, "room": probing._room(unsandboxed)}
     job = b"".join([channel.encode(header), channel.encode({"id": "c", "probe": "run", "scalars": {"n": 4},
                                                             "group": "a", "timeout": 30}, b""),
                     channel.encode({"end": True})])
     result = probing._sandboxed(tmp_path, code, job, RunLimits(wall_s=60, memory_mb=2048, **probing.CHECK_ROOM),
-                                unsandboxed=False, cancel=None, modules_only=True)
+                                unsandboxed=unsandboxed, cancel=None, modules_only=True)
     return next(m.header for m in channel.decode(result.channel)[0] if m.header.get("event") == "case")
 
 
@@ -118,3 +118,10 @@ def test_torch_dynamo_wrapping_manual_seed_is_not_tampering(tmp_path):
     change, made by honest code."""
     case = _case(tmp_path, "import torch._dynamo\n\ndef step(x):\n    return x * 2.0\n")
     assert "error" not in case and case["tampered"] == [], case
+
+
+def test_an_unsandboxed_run_imports_the_submission(tmp_path):
+    """Without the sandbox the run's folder is a host folder, not /submission: the driver imports from where the
+    run starts (every check failed with "No module named ..." before)."""
+    case = _case(tmp_path, "def step(x):\n    return x * 2.0\n", unsandboxed=True)
+    assert "error" not in case and case["scalars"] == {} and case["arrays"][0]["key"] == "total", case

@@ -771,6 +771,8 @@ def main():
     stdin = sys.stdin.buffer.fileno()
     job, _ = receive(stdin, 0)
     job["probes"] = flat(job["probes"])  # once for the run: every student process execs the same code
+    if not os.path.isdir(job["submission"]):  # unsandboxed: the run's folder is where it started, not /submission
+        job["submission"] = os.getcwd()
     size = job.get("children") if isinstance(job.get("children"), int) and 0 < job.get("children") < 200 else 64
     # whether student processes can be set up apart is tried in the spawner's first fork (`apart.enter` there):
     # the spawner and every process it forks learn it there, the driver from the spawner
