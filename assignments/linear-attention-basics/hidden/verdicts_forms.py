@@ -282,6 +282,7 @@ MANY_LENGTHS = (2048, 16384)  # ... at 128 sequences: quadratic work done effici
 # matrix-multiply tiles, blind attacks4's tiled forms) is 6-8 × the model at 8192 tokens, flattened at 1024 by
 # per-tile overhead; at 16384 it is 12-40 × the model and its growth from 2048 three times the bound
 COST_GAMMA, COST_CHUNK, COST_SEED = 0.9, 16, 4242  # 512 chunks: re-reading earlier chunks is ~50 × the work
+CHUNK_DRAWN = (8, 24)  # the measured chunk size, drawn from the grader's secret in this range (the model's too)
 COST_HINT = ("Carry S (m × d_v) from token to token (or R from chunk to chunk): constant work per token. Never "
              "build the L × L score or decay matrix, never call a parallel form on more than one chunk, and never "
              "re-sum the tokens seen so far at every step.")
@@ -313,8 +314,11 @@ def _cost_case(form, name, lead=COST_LEAD, lengths=COST_LENGTHS):
     inputs = {"form": form, "lead": list(lead), "m": 4, "d_v": 4, "gamma": COST_GAMMA, "chunk_size": COST_CHUNK,
               "seed": COST_SEED, **DIGEST}
 
-    def draw(seed):  # the grader's secret seed (costs.drawn): no form can recognise the measured inputs' values
-        return {**inputs, "seed": seed}, lambda n: _cost_reference(kind, n, lead, seed)
+    def draw(seed):  # the grader's secret seed (costs.drawn): no form can recognise the measured inputs' values,
+        # nor the chunk size (a constant here was a tell: efficient at 16 only, blind attacks11); the reference
+        # does not depend on it
+        chunk = CHUNK_DRAWN[0] + (seed >> 8) % (CHUNK_DRAWN[1] - CHUNK_DRAWN[0] + 1)
+        return {**inputs, "seed": seed, "chunk_size": chunk}, lambda n: _cost_reference(kind, n, lead, seed)
     return CostCase(label=f"{name}, float64, {lead[0]} {many} of {short} and of {long} {what}", inputs=inputs,
                     expect=lambda n: _cost_reference(kind, n, lead), draw=draw, lengths=lengths,
                     grows=STEPS if form == "step" else LINEAR, sequences=lead[0], hint=COST_HINT,

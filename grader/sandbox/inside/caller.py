@@ -39,6 +39,8 @@ class Caller:
         self.done.acquire()
         self.job = self.result = None
         self.traced = False  # the student's code set a trace or profile function on this thread
+        self.moded = False  # ... or left a torch mode on it (`modes_on`)
+        self.modes = _mode_stacks()  # (bound before the student's import)
         self.check = None  # the driver's integrity check, run after every job: names of what was replaced
         self.flagged = set()
         self.thread = threading.Thread(target=self.serve, name="lrkit-student", daemon=True)
@@ -59,6 +61,16 @@ class Caller:
         whole). ``args`` and ``take`` are the probe's and run on the student's thread between calls."""
         outputs, state = self._run(fn, n, args, chained, state, take)
         return (outputs, state) if chained else outputs
+
+    def modes_on(self):
+        """Is a torch mode (`TorchFunctionMode`, `TorchDispatchMode`) left on the calling thread? It sees every torch
+        operation made there, the probe's own too: between two steps, the probe's callbacks (``args``, ``take``) on
+        this thread; after the import, the probe's frames on the driver's (blind attacks11). A mode used inside the
+        student's function and left when it returns sees only the student's own operations."""
+        if self.modes is None:
+            return False
+        functions, function_at, dispatches, device = self.modes
+        return dispatches() > 0 or any(type(function_at(i)) is not device for i in range(functions()))
 
     def _run(self, fn, n, args, chained, state, take):
         torch = sys.modules.get("torch")  # (an assignment without torch has no grad mode to carry over)
@@ -87,6 +99,7 @@ class Caller:
                                                                        **named)
                     if chained:
                         out, state = out
+                    self.moded = self.moded or self.modes_on()
                     if take is None:
                         outputs.append(_plain(out))
                     else:
@@ -94,9 +107,21 @@ class Caller:
             except BaseException as exc:  # SystemExit and KeyboardInterrupt too: the probe's, to raise
                 error = exc
             self.traced = self.traced or sys.gettrace() is not None or sys.getprofile() is not None
+            self.moded = self.moded or self.modes_on()
             self.result = (outputs, state, error)
             del fn, args, state, outputs, error, out, take
             self.done.release()
+
+
+def _mode_stacks():
+    """torch's own readers of a thread's mode stacks, and the one mode torch itself leaves on (the default device's:
+    `torch.set_default_device`); None without torch."""
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return None
+    from torch.utils._device import DeviceContext
+    C = torch._C
+    return C._len_torch_function_stack, C._get_function_stack_at, C._len_torch_dispatch_stack, DeviceContext
 
 
 def install():

@@ -18,7 +18,9 @@ import ast
 import builtins
 import contextlib
 import ctypes
+import gc
 import importlib
+import importlib.machinery
 import importlib.util
 import itertools
 import json
@@ -73,6 +75,9 @@ WATCHED = {
 for _owner, _names in ((os, "write"), (struct, "pack"), (np, "load array ascontiguousarray"),  # what the child
                        (torch, "from_numpy stack"), (torch.Tensor, "numpy detach")):     # reads and answers with
     WATCHED.update({f"{_owner.__name__}.{n}": (lambda o=_owner, n=n: getattr(o, n)) for n in _names.split()})
+_SPEC = importlib.machinery.ModuleSpec
+DYNAMO_WRAPPER = torch._disable_dynamo(len).__code__  # torch's own wrapper's code (`torch_own`)
+GC_CALLBACKS = gc.callbacks  # the collector's own list (the module's name for it can be rebound)
 GENERATOR = torch.default_generator  # (bound before the student's import: the one the probes' draws use)
 PROBES = {}  # "module", its "marks" and its "functions", as loaded before any student code ran
 MAX_MESSAGE = 400
@@ -209,7 +214,7 @@ class Guard:
 
     def harness(self):
         """The harness's own attributes, once its check is this guard's (the rest changes with every call)."""
-        fixed = ("go", "done", "check", "flagged", "thread")
+        fixed = ("go", "done", "check", "flagged", "thread", "modes")
         self.copies.append(("lrkit_harness.Caller()", vars(CALLER), {k: vars(CALLER)[k] for k in fixed}))
 
     def changed(self, _all=all, _map=map, _is=operator.is_, _repeat=itertools.repeat):  # (bound here, not looked up)
@@ -221,11 +226,21 @@ class Guard:
             if _all(_map(_is, _map(live.get, copy, _repeat(Guard)), copy.values())):
                 continue
             for key, value in copy.items():
-                if live.get(key, Guard) is not value:
+                if live.get(key, Guard) is not value and not torch_own(live.get(key), value):
                     out.append(f"{name}.{key}")
         for watch in WATCHES:  # (after every call of the student's code too: tracemalloc seen between calls)
             watch.traced()
         return out
+
+
+def torch_own(now, before):
+    """Is ``now`` torch's own wrapper of ``before`` (`torch._disable_dynamo`'s, with its code and ``before`` in its
+    closure)? Importing ``torch._dynamo`` (the first `torch.compile`, a dispatch mode's first use) wraps
+    ``torch.manual_seed`` so: honest code, not a replacement (blind attacks11)."""
+    if type(now) is not types.FunctionType or now.__code__ is not DYNAMO_WRAPPER or not now.__closure__:
+        return False
+    cells = dict(zip(now.__code__.co_freevars, now.__closure__))
+    return "fn" in cells and cells["fn"].cell_contents is before
 
 
 def probe_marks(probes):
@@ -241,9 +256,46 @@ def probe_marks(probes):
     return marks
 
 
+def imports_replaced(names):
+    """The student's modules (and their packages) whose import the probes' own ``import`` would run the student's
+    code for, on the driver's thread, inside the probe: a module object that is not a plain module, a spec that is
+    not importlib's, or a spec's ``_initializing`` that is not a bool (the import system reads it on every import
+    of a loaded module: blind attacks11 ran code there and read the probe's frames)."""
+    out = []
+    for name in names:
+        parts = name.split(".")
+        for n in range(1, len(parts) + 1):
+            package = ".".join(parts[:n])
+            module = sys.modules.get(package)
+            spec = module.__dict__.get("__spec__") if type(module) is types.ModuleType else _SPEC
+            if spec is None:
+                continue
+            if type(spec) is not _SPEC or type(spec.__dict__.get("_initializing", False)) is not bool:
+                out.append(f"the module {package} (its module object or import spec replaced)")
+    return list(dict.fromkeys(out))
+
+
+def collector_callbacks():
+    """Callbacks added to the collector's list that are not the standard library's or an installed package's: the
+    collector runs them on whichever thread allocates, the probes' included (blind attacks11 pushed a torch mode
+    there from one)."""
+    kept, watch = PROBES.get("gc", ()), WATCHES[0] if WATCHES else None
+    out = []
+    for callback in list(GC_CALLBACKS):
+        if any(callback is k for k in kept):
+            continue
+        code = callback.__code__ if type(callback) is types.FunctionType else None
+        path = code.co_filename if code is not None else ""
+        if watch is None or not path.startswith((watch.stdlib, *watch.packages)):
+            out.append("gc.callbacks (a callback run on the checks' thread)")
+            break
+    return out
+
+
 def tampered(before):
     now = snapshot()
     changed = [name for name in WATCHED if now[name] != before[name]]
+    changed += imports_replaced(PROBES.get("imports", ())) + collector_callbacks()
     probes = sys.modules.get("lrkit_probes")
     marks = probe_marks(probes) if probes is not None and probes is PROBES["module"] else None
     if marks is None:
@@ -255,6 +307,8 @@ def tampered(before):
         changed.append("sys.settrace")
     if CALLER is not None and CALLER.traced:
         changed.append("sys.settrace (on the thread the probes call it from)")
+    if CALLER is not None and (CALLER.moded or CALLER.modes_on()):  # (this thread's modes, and the caller's)
+        changed.append("a torch mode left on (it sees the checks' own operations)")
     if GUARD:
         changed += [name for name in dict.fromkeys(GUARD[0].changed() + sorted(CALLER.flagged)) if name not in changed]
     if sys.getprofile() is not None:
@@ -522,7 +576,7 @@ def child(job, cases_r, answers_w):
     probes = types.ModuleType("lrkit_probes")
     sys.modules["lrkit_probes"] = probes
     exec(job.pop("probes"), probes.__dict__)  # (compiled once, in `main`)
-    PROBES.update(module=probes, marks=probe_marks(probes), functions=dict(vars(probes)),
+    PROBES.update(module=probes, marks=probe_marks(probes), functions=dict(vars(probes)), gc=tuple(GC_CALLBACKS),
                   pipe=os.fstat(cases_r)[1:3])
     before = snapshot()
     GUARD.append(Guard())
@@ -541,6 +595,7 @@ def child(job, cases_r, answers_w):
             send(answers_w, {"event": "import", "error": describe(exc, submission)})
             return
     watch.importing = False
+    PROBES["imports"] = tuple(job["modules"])
     send(answers_w, {"event": "import", "ok": True, "tampered": tampered(before)})
     watch.take()  # what the import did is not a case's: a case is judged on what its own run read
     while answer_next(job, cases_r, answers_w, before, watch):
@@ -716,6 +771,8 @@ def main():
     stdin = sys.stdin.buffer.fileno()
     job, _ = receive(stdin, 0)
     job["probes"] = flat(job["probes"])  # once for the run: every student process execs the same code
+    if not os.path.isdir(job["submission"]):  # unsandboxed: the run's folder is where it started, not /submission
+        job["submission"] = os.getcwd()
     size = job.get("children") if isinstance(job.get("children"), int) and 0 < job.get("children") < 200 else 64
     # whether student processes can be set up apart is tried in the spawner's first fork (`apart.enter` there):
     # the spawner and every process it forks learn it there, the driver from the spawner

@@ -1,0 +1,127 @@
+"""What the student's code can leave on to see the checks' own operations, and what the driver reports: a torch mode
+left on a thread (the probes' thread after the import, the caller's thread between two steps), and an import of the
+student's module that runs the student's code on the probes' thread (blind attacks11)."""
+from __future__ import annotations
+
+import pytest
+
+from grader.grading import probing
+from grader.sandbox import RunLimits, channel, sandbox_available
+
+pytestmark = pytest.mark.skipif(not sandbox_available(), reason="needs the grader's sandbox (bubblewrap, Linux)")
+
+MODE = """
+import torch
+from torch.overrides import TorchFunctionMode
+
+class Seer(TorchFunctionMode):
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        return func(*args, **(kwargs or {}))
+
+LEFT = []
+if WHERE == "import":
+    LEFT.append(Seer().__enter__())
+
+def step(x):
+    if WHERE == "step" and not LEFT:
+        LEFT.append(Seer().__enter__())  # left on the caller's thread: it sees the probe's `take`
+    if WHERE == "inside":
+        with Seer():
+            return x * 2.0
+    if WHERE == "default_device":
+        torch.set_default_device("cpu")
+    return x * 2.0
+"""
+
+SPEC = """
+import importlib.machinery
+import sys
+
+class Spec(importlib.machinery.ModuleSpec):
+    @property
+    def _initializing(self):  # the import system asks this on every import of a loaded module
+        return False  # (student code, on the probes' thread, inside the probe)
+
+    @_initializing.setter
+    def _initializing(self, value):
+        pass
+
+sys.modules[__name__].__spec__.__class__ = Spec
+
+def step(x):
+    return x * 2.0
+"""
+
+
+PROBES = '''
+import torch
+from lrkit_harness import call, steps
+
+def run(n):
+    import hooked
+    total = torch.zeros(3)
+
+    def take(t, y):
+        nonlocal total
+        total = total + y
+    steps((hooked, "step"), int(n), lambda t: ((torch.ones(3),), {}), take=take)
+    return {"total": total}
+'''
+
+
+def _case(tmp_path, source: str, unsandboxed: bool = False) -> dict:
+    code = tmp_path / "code"
+    code.mkdir()
+    (code / "hooked.py").write_text(source)
+    header = {"modules": ["hooked"], "submission": "/submission", "probes": PROBES, "import_timeout": 60,
+              "max_result_bytes": 1 << 20, "max_restarts": 3, "room": probing._room(unsandboxed)}
+    job = b"".join([channel.encode(header), channel.encode({"id": "c", "probe": "run", "scalars": {"n": 4},
+                                                            "group": "a", "timeout": 30}, b""),
+                    channel.encode({"end": True})])
+    result = probing._sandboxed(tmp_path, code, job, RunLimits(wall_s=60, memory_mb=2048, **probing.CHECK_ROOM),
+                                unsandboxed=unsandboxed, cancel=None, modules_only=True)
+    return next(m.header for m in channel.decode(result.channel)[0] if m.header.get("event") == "case")
+
+
+@pytest.mark.parametrize("where", ["import", "step"])
+def test_a_torch_mode_left_on_is_tampering(tmp_path, where):
+    case = _case(tmp_path, f"WHERE = {where!r}\n" + MODE)
+    assert "error" not in case, case
+    assert any("torch mode" in t for t in case["tampered"]), case
+
+
+@pytest.mark.parametrize("where", ["inside", "default_device"])
+def test_a_mode_inside_the_call_or_the_default_device_is_not(tmp_path, where):
+    case = _case(tmp_path, f"WHERE = {where!r}\n" + MODE)
+    assert "error" not in case and case["tampered"] == [], case
+
+
+def test_an_import_spec_that_runs_code_is_tampering(tmp_path):
+    case = _case(tmp_path, SPEC)
+    assert any("hooked" in t and "import spec" in t for t in case["tampered"]), case
+
+
+def test_a_plain_module_is_not(tmp_path):
+    case = _case(tmp_path, "def step(x):\n    return x * 2.0\n")
+    assert "error" not in case and case["tampered"] == [] and case["introspected"] == [], case
+
+
+def test_a_collector_callback_is_tampering(tmp_path):
+    """The collector runs its callbacks on the thread that allocates: the probes' thread, inside the probe."""
+    source = "import gc\ngc.callbacks.append(lambda phase, info: None)\n\ndef step(x):\n    return x * 2.0\n"
+    case = _case(tmp_path, source)
+    assert any("gc.callbacks" in t for t in case["tampered"]), case
+
+
+def test_torch_dynamo_wrapping_manual_seed_is_not_tampering(tmp_path):
+    """Importing torch._dynamo (the first torch.compile or dispatch mode does) wraps torch.manual_seed: torch's own
+    change, made by honest code."""
+    case = _case(tmp_path, "import torch._dynamo\n\ndef step(x):\n    return x * 2.0\n")
+    assert "error" not in case and case["tampered"] == [], case
+
+
+def test_an_unsandboxed_run_imports_the_submission(tmp_path):
+    """Without the sandbox the run's folder is a host folder, not /submission: the driver imports from where the
+    run starts (every check failed with "No module named ..." before)."""
+    case = _case(tmp_path, "def step(x):\n    return x * 2.0\n", unsandboxed=True)
+    assert "error" not in case and case["scalars"] == {} and case["arrays"][0]["key"] == "total", case
