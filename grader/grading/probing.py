@@ -49,6 +49,7 @@ MAX_CHANNEL_BYTES = 64 * 1024 * 1024  # everything the driver sends back: what t
 MAX_ERROR_CHARS = 300  # of a student exception's message, in a report
 MAX_RESTARTS = 3
 CHECKS_PER_RUN = 150  # checks in one sandboxed run at most: a run holds every student process's pipes from its start
+APART_REFUSED: list[bool] = []  # [True] once a run's driver said the kernel refused `inside/apart.py` (this process)
 # (4 descriptors each, under the run's RLIMIT_NOFILE of 1024)
 
 
@@ -70,6 +71,7 @@ class CheckRun:
     import_hung: bool = False  # importing the student's modules never finished
     peak_memory_mb: float = 0.0
     cpu_s: float = 0.0  # CPU time of the sandboxed process trees, restarts included
+    apart_refused: bool = False  # the run was to set each check's process apart and the kernel refused
 
 
 def plan(tree: Path) -> list[PlannedCase]:
@@ -222,7 +224,8 @@ def run_checks(checks_tree: Path, submission: Path, *, unsandboxed: bool = False
     run_limits = sandbox.RunLimits(wall_s=limits.checks_timeout_s, idle_s=limits.case_timeout_s + 15,
                                    memory_mb=limits.memory_mb, max_channel_bytes=MAX_CHANNEL_BYTES,
                                    cpu_time_s=limits.checks_timeout_s, **CHECK_ROOM)
-    parts, runs = _ordinary_runs(ordinary, measured, _room(unsandboxed) is not None), []
+    apart = _room(unsandboxed) is not None and not APART_REFUSED
+    parts, runs = _ordinary_runs(ordinary, measured, apart), []
     for part in parts:
         failed = next((n for run in runs for n in run.notes if n.startswith("importing your module failed")), "")
         if failed:  # the same import in the next run: its cases are not checked either, and not waited for
@@ -232,6 +235,11 @@ def run_checks(checks_tree: Path, submission: Path, *, unsandboxed: bool = False
         result = _sandboxed(checks_tree, submission, _job(checks_tree, part, config, unsandboxed), run_limits,
                             unsandboxed=unsandboxed, cancel=cancel, modules_only=True)
         runs.append(_judge(part, result, limits, run_limits))
+        if apart and runs[-1].apart_refused:  # this kernel refuses user namespaces: the runs split from now on
+            APART_REFUSED.append(True)
+            log.warning("the kernel refused each check's process namespaces of its own: the checks that compare "
+                        "a cost case's form run apart from the others (docs/authoring.md)")
+            return run_checks(checks_tree, submission, unsandboxed=unsandboxed, config=config, cancel=cancel)
     checked = _merged(parts, runs, ordinary)
     if not measured:
         return checked
@@ -478,7 +486,7 @@ def _judge(planned: list[PlannedCase], result: sandbox.RunResult, limits, run_li
                                         f"{p.spec.title}: not checked, because {reason[:300]}.")
     isolation = result.isolation + (("apart",) if first.get("apart") is True else ())  # `inside/apart.py`
     return CheckRun(tuple(verdict[p.id] for p in planned), tuple(notes), isolation, result.wall_s,
-                    import_hung, result.peak_memory_mb, round(result.cpu_s, 3))
+                    import_hung, result.peak_memory_mb, round(result.cpu_s, 3), first.get("apart") is False)
 
 
 def _import_failure(entry: dict, result: sandbox.RunResult, limits) -> str:

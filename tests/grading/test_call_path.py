@@ -179,3 +179,29 @@ def test_each_check_that_compares_a_cost_case_runs_alone_and_outcomes_come_back_
     merged = probing._merged(parts, runs, ordinary)
     assert [o.message for o in merged.outcomes] == [p.id for p in ordinary]
     assert merged.notes == ("note 0", "shared", "note 1") and merged.cpu_s == 1.0 and merged.peak_memory_mb == 20.0
+
+
+def test_where_the_kernel_refuses_namespaces_the_checks_run_again_split(tmp_path, monkeypatch):
+    """A run whose driver could not set a check's process apart (user namespaces refused: here a filter that does
+    not load, so the trial fails the same way) is run again as the split runs, and every later one in this process
+    is split from the start: the checks comparing a cost case's form never share a process tree with others."""
+    import pytest
+
+    from grader.grading import probing
+    if not sandbox.sandbox_available():
+        pytest.skip("needs the grader's sandbox")
+    room = probing._room(False)
+    monkeypatch.setattr(probing, "_room", lambda unsandboxed: {**room, "seccomp": "00"})
+    monkeypatch.setattr(probing, "APART_REFUSED", [])
+    runs = []
+    real = probing._sandboxed
+    monkeypatch.setattr(probing, "_sandboxed", lambda *a, **k: runs.append(1) or real(*a, **k))
+    tree = _tree(tmp_path)
+    student = tmp_path / "student"
+    student.mkdir()
+    (student / "mod.py").write_text(STUDENT)
+    first = run_checks(tree, student)
+    assert probing.APART_REFUSED == [True] and len(runs) == 2, runs  # the refused run, then the split one
+    assert "apart" not in first.isolation and {o.check for o in first.outcomes if o.passed} >= {"same_everywhere"}
+    run_checks(tree, student)
+    assert len(runs) == 3  # split from the start
