@@ -66,16 +66,23 @@ def run(n):
         total = total + y
     steps((hooked, "step"), int(n), lambda t: ((torch.ones(3),), {}), take=take)
     return {"total": total}
+
+
+def twice(n):
+    import hooked
+    call((hooked, "first"))
+    call((hooked, "second"))
+    return {"n": 1.0}
 '''
 
 
-def _case(tmp_path, source: str, unsandboxed: bool = False) -> dict:
+def _case(tmp_path, source: str, unsandboxed: bool = False, probe: str = "run") -> dict:
     code = tmp_path / "code"
     code.mkdir()
     (code / "hooked.py").write_text(source)
     header = {"modules": ["hooked"], "submission": "/submission", "probes": PROBES, "import_timeout": 60,
               "max_result_bytes": 1 << 20, "max_restarts": 3, "room": probing._room(unsandboxed)}
-    job = b"".join([channel.encode(header), channel.encode({"id": "c", "probe": "run", "scalars": {"n": 4},
+    job = b"".join([channel.encode(header), channel.encode({"id": "c", "probe": probe, "scalars": {"n": 4},
                                                             "group": "a", "timeout": 30}, b""),
                     channel.encode({"end": True})])
     result = probing._sandboxed(tmp_path, code, job, RunLimits(wall_s=60, memory_mb=2048, **probing.CHECK_ROOM),
@@ -125,3 +132,42 @@ def test_an_unsandboxed_run_imports_the_submission(tmp_path):
     run starts (every check failed with "No module named ..." before)."""
     case = _case(tmp_path, "def step(x):\n    return x * 2.0\n", unsandboxed=True)
     assert "error" not in case and case["scalars"] == {} and case["arrays"][0]["key"] == "total", case
+
+
+HARNESS_STATE = """
+import itertools
+import torch
+import lrkit_harness
+REAL = torch.zeros
+
+def first():
+    if WHAT == "flags":
+        torch.zeros = lambda *a, **k: REAL(*a, **k)  # seen by the check after this call
+    else:
+        from torch.overrides import TorchFunctionMode
+
+        class Seer(TorchFunctionMode):
+            def __torch_function__(self, func, types, args=(), kwargs=None):
+                return func(*args, **(kwargs or {}))
+        Seer().__enter__()  # left on the caller's thread
+
+def second():
+    if WHAT == "flags":
+        torch.zeros = REAL
+        lrkit_harness.caller.flagged.clear()  # ... and what the check found, cleared
+    else:
+        torch._C._pop_torch_function_stack()
+        lrkit_harness.caller.modings = itertools.count()  # ... and the harness's record of it, reset
+"""
+
+
+@pytest.mark.parametrize("what", ["flags", "modes"])
+def test_the_harness_record_cleared_or_reset_is_tampering(tmp_path, what):
+    """What the harness records on the student's thread (a function replaced during a call, a mode left on) stays
+    recorded: the code can only advance its counters, and a record cleared or replaced is tampering too."""
+    case = _case(tmp_path, f"WHAT = {what!r}\n" + HARNESS_STATE, probe="twice")
+    assert case["tampered"], case
+    if what == "flags":
+        assert any("flagged" in t for t in case["tampered"]), case
+    else:
+        assert any("modings" in t for t in case["tampered"]), case

@@ -10,6 +10,7 @@ is these few frames of this file and of `threading`, the same in every run, ever
 The probes import it as ``lrkit_harness`` (the driver registers it before their source runs; the authoring
 preflight does too). Standalone: the standard library, and torch where the probes use it (the caller's grad mode,
 which torch keeps per thread, is carried over to each call)."""
+import itertools
 import sys
 import threading
 
@@ -38,8 +39,10 @@ class Caller:
         self.go.acquire()
         self.done.acquire()
         self.job = self.result = None
-        self.traced = False  # the student's code set a trace or profile function on this thread
-        self.moded = False  # ... or left a torch mode on it (`modes_on`)
+        # what the student's code did on this thread, as counters it can only advance (`next`), never reset: a
+        # trace or profile function set, a torch mode left on (`modes_on`)
+        self.traces, self.modings = itertools.count(), itertools.count()
+        self.flaggings = itertools.count()  # advanced whenever `check` named something (``flagged`` can be cleared)
         self.modes = _mode_stacks()  # (bound before the student's import)
         self.check = None  # the driver's integrity check, run after every job: names of what was replaced
         self.flagged = set()
@@ -62,6 +65,21 @@ class Caller:
         outputs, state = self._run(fn, n, args, chained, state, take)
         return (outputs, state) if chained else outputs
 
+    @property
+    def traced(self):
+        """The student's code set a trace or profile function on this thread, at any call so far."""
+        return _advanced(self.traces)
+
+    @property
+    def flags_cleared(self):
+        """``check`` named something, and ``flagged`` (a set the student's code can reach) is empty now."""
+        return _advanced(self.flaggings) and not self.flagged
+
+    @property
+    def moded(self):
+        """... or left a torch mode on it after a call returned."""
+        return _advanced(self.modings)
+
     def modes_on(self):
         """Is a torch mode (`TorchFunctionMode`, `TorchDispatchMode`) left on the calling thread? It sees every torch
         operation made there, the probe's own too: between two steps, the probe's callbacks (``args``, ``take``) on
@@ -80,7 +98,10 @@ class Caller:
         outputs, state, error = self.result
         self.result = None
         if self.check is not None:  # after every call of the student's code: a library function replaced while
-            self.flagged.update(self.check())  # the probe ran and put back before the case's end is seen here
+            found = self.check()  # the probe ran and put back before the case's end is seen here
+            if found:
+                next(self.flaggings)
+                self.flagged.update(found)
         if error is not None:
             raise error
         return outputs, state
@@ -99,18 +120,26 @@ class Caller:
                                                                        **named)
                     if chained:
                         out, state = out
-                    self.moded = self.moded or self.modes_on()
+                    if self.modes_on():
+                        next(self.modings)
                     if take is None:
                         outputs.append(_plain(out))
                     else:
                         take(t, _plain(out))
             except BaseException as exc:  # SystemExit and KeyboardInterrupt too: the probe's, to raise
                 error = exc
-            self.traced = self.traced or sys.gettrace() is not None or sys.getprofile() is not None
-            self.moded = self.moded or self.modes_on()
+            if sys.gettrace() is not None or sys.getprofile() is not None:
+                next(self.traces)
+            if self.modes_on():
+                next(self.modings)
             self.result = (outputs, state, error)
             del fn, args, state, outputs, error, out, take
             self.done.release()
+
+
+def _advanced(counter):
+    """Has ``counter`` (an `itertools.count` from 0) been advanced? Read without advancing it."""
+    return repr(counter) != "count(0)"
 
 
 def _mode_stacks():

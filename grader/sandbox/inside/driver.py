@@ -214,7 +214,7 @@ class Guard:
 
     def harness(self):
         """The harness's own attributes, once its check is this guard's (the rest changes with every call)."""
-        fixed = ("go", "done", "check", "flagged", "thread", "modes")
+        fixed = ("go", "done", "check", "flagged", "thread", "modes", "traces", "modings", "flaggings")
         self.copies.append(("lrkit_harness.Caller()", vars(CALLER), {k: vars(CALLER)[k] for k in fixed}))
 
     def changed(self, _all=all, _map=map, _is=operator.is_, _repeat=itertools.repeat):  # (bound here, not looked up)
@@ -309,6 +309,10 @@ def tampered(before):
         changed.append("sys.settrace (on the thread the probes call it from)")
     if CALLER is not None and (CALLER.moded or CALLER.modes_on()):  # (this thread's modes, and the caller's)
         changed.append("a torch mode left on (it sees the checks' own operations)")
+    if CALLER is not None and set(vars(CALLER)) & set(type(CALLER).__dict__):  # an instance attribute over a method
+        changed.append("lrkit_harness.Caller (a method shadowed)")
+    if CALLER is not None and CALLER.flags_cleared:
+        changed.append("lrkit_harness.Caller.flagged (what the checks found, cleared)")
     if GUARD:
         changed += [name for name in dict.fromkeys(GUARD[0].changed() + sorted(CALLER.flagged)) if name not in changed]
     if sys.getprofile() is not None:
