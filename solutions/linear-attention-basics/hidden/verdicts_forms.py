@@ -282,7 +282,9 @@ MANY_LENGTHS = (2048, 16384)  # ... at 128 sequences: quadratic work done effici
 # matrix-multiply tiles, blind attacks4's tiled forms) is 6-8 × the model at 8192 tokens, flattened at 1024 by
 # per-tile overhead; at 16384 it is 12-40 × the model and its growth from 2048 three times the bound
 COST_GAMMA, COST_CHUNK, COST_SEED = 0.9, 16, 4242  # 512 chunks: re-reading earlier chunks is ~50 × the work
-CHUNK_DRAWN = (8, 24)  # the measured chunk size, drawn from the grader's secret in this range (the model's too)
+CHUNK_DRAWN = (8, 16)  # the measured chunk size, drawn from the grader's secret in this range (the model's too): at
+# most 16, the constant it replaces, so an honest form that ignores chunk_size and works in blocks of 5 (the
+# mutants' alt_fixed_chunk) is at most ~3 x the model's chunks, as before
 COST_HINT = ("Carry S (m × d_v) from token to token (or R from chunk to chunk): constant work per token. Never "
              "build the L × L score or decay matrix, never call a parallel form on more than one chunk, and never "
              "re-sum the tokens seen so far at every step.")
