@@ -292,6 +292,18 @@ def collector_callbacks():
     return out
 
 
+def harness_marks():
+    """What the student's code did on the harness's thread or to the harness itself (`caller.Caller`)."""
+    if CALLER is None:
+        return []
+    found = {"sys.settrace (on the thread the probes call it from)": CALLER.traced,
+             # (the caller's thread's modes, and this thread's)
+             "a torch mode left on (it sees the checks' own operations)": CALLER.moded or CALLER.modes_on(),
+             "lrkit_harness.Caller (a method shadowed)": bool(set(vars(CALLER)) & set(type(CALLER).__dict__)),
+             "lrkit_harness.Caller.flagged (what the checks found, cleared)": CALLER.flags_cleared}
+    return [name for name, seen in found.items() if seen]
+
+
 def tampered(before):
     now = snapshot()
     changed = [name for name in WATCHED if now[name] != before[name]]
@@ -305,14 +317,7 @@ def tampered(before):
                     if marks.get(n) != PROBES["marks"].get(n)][:3]
     if sys.gettrace() is not None:
         changed.append("sys.settrace")
-    if CALLER is not None and CALLER.traced:
-        changed.append("sys.settrace (on the thread the probes call it from)")
-    if CALLER is not None and (CALLER.moded or CALLER.modes_on()):  # (this thread's modes, and the caller's)
-        changed.append("a torch mode left on (it sees the checks' own operations)")
-    if CALLER is not None and set(vars(CALLER)) & set(type(CALLER).__dict__):  # an instance attribute over a method
-        changed.append("lrkit_harness.Caller (a method shadowed)")
-    if CALLER is not None and CALLER.flags_cleared:
-        changed.append("lrkit_harness.Caller.flagged (what the checks found, cleared)")
+    changed += harness_marks()
     if GUARD:
         changed += [name for name in dict.fromkeys(GUARD[0].changed() + sorted(CALLER.flagged)) if name not in changed]
     if sys.getprofile() is not None:
