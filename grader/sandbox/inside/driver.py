@@ -271,7 +271,7 @@ def imports_replaced(names):
             if spec is None:
                 continue
             if type(spec) is not _SPEC or type(spec.__dict__.get("_initializing", False)) is not bool:
-                out.append(f"the module {package} (its module object or import spec replaced)")
+                out.append(f"{package}'s module object or import spec"[-60:])  # (a report shows 60 characters)
     return list(dict.fromkeys(out))
 
 
@@ -300,7 +300,7 @@ def harness_marks():
              # (the caller's thread's modes, and this thread's)
              "a torch mode left on (it sees the checks' own operations)": CALLER.moded or CALLER.modes_on(),
              "lrkit_harness.Caller (a method shadowed)": bool(set(vars(CALLER)) & set(type(CALLER).__dict__)),
-             "lrkit_harness.Caller.flagged (what the checks found, cleared)": CALLER.flags_cleared}
+             "lrkit_harness.Caller.flagged (cleared)": CALLER.flags_cleared}
     return [name for name, seen in found.items() if seen]
 
 
