@@ -1,5 +1,6 @@
 """The authoring API for hidden checks: ``from grader.checks import Case, check`` (and `CostCase`, a cost
-measured from outside the student's process; `close`, `moved`).
+measured from outside the student's process; `close`, `moved`; `drawn`, the seed a check's inputs are made
+from).
 
 Kept at this path for assignments written against it; the implementation of checks lives in
 `grader.grading.checks`. `close` and `moved` are the two comparisons judges make of an answer
@@ -9,6 +10,7 @@ import math
 
 import numpy as np
 
+from grader.grading import draws
 from grader.grading.checks import (  # noqa: F401
     Case,
     CheckSpec,
@@ -19,8 +21,18 @@ from grader.grading.checks import (  # noqa: F401
 )
 from grader.grading.costs import LINEAR, STEPS, CostCase  # noqa: F401
 
-__all__ = ["DIGEST", "LINEAR", "STEPS", "Case", "CheckSpec", "CostCase", "check", "close", "digest", "judge_case",
-           "load_checks", "moved", "probe_names"]
+__all__ = ["DIGEST", "LINEAR", "STEPS", "Case", "CheckSpec", "CostCase", "check", "close", "digest", "drawn",
+           "judge_case", "load_checks", "moved", "probe_names"]
+
+
+def drawn(seed: int) -> int:
+    """The seed to make a check's inputs from where its source names ``seed``: drawn from the grader's secret,
+    the same for every submission one grader grades (and for the model solution), and in no file a student can
+    read, so no form can list the compared inputs (blind attacks12). Pass it where a helper takes a seed:
+    ``ref.qkv(drawn(7), ...)``, ``np.random.default_rng(drawn(7))``. Every expected value must then be computed
+    from the inputs, never written down."""
+    return draws.compared(seed)
+
 
 
 def close(a: np.ndarray, b: np.ndarray, rtol: float = 1e-6) -> bool:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import hashlib
 import logging
 import shutil
 import threading
@@ -29,7 +28,7 @@ import numpy as np
 
 from grader import sandbox
 from grader.config import AssignmentConfig, load_assignment
-from grader.grading import costs, messages, model_costs
+from grader.grading import costs, draws, messages, model_costs
 from grader.grading.checks import Case, CheckSpec, judge_case, load_checks
 from grader.results import CaseOutcome
 from grader.sandbox import channel, seccomp
@@ -323,7 +322,7 @@ def _with_costs(checked: CheckRun, planned: list[PlannedCase], measured: list[Pl
         compared = [q for q in planned if isinstance(q.case, Case) and q.spec.name == p.case.compared_by]
         pools = {"model": compared, "student": [q for q in compared if by_id[q.id].passed]}
         runner = _alone_runner(p, checks_tree, submission, config, unsandboxed, cancel, notes, spent, pools)
-        by_id[p.id] = costs.judge_cost(p.spec, costs.drawn(p.case, _drawn_seed()), runner, stamp, kept)
+        by_id[p.id] = costs.judge_cost(p.spec, costs.drawn(p.case, draws.measured()), runner, stamp, kept)
     return CheckRun(tuple(by_id[p.id] for p in planned), tuple(notes), checked.isolation,
                     round(checked.seconds + spent[0], 3), checked.import_hung, spent[2],
                     round(checked.cpu_s + spent[1], 3))
@@ -335,21 +334,11 @@ def _stamp(checks_tree: Path) -> tuple[str, int]:
     return str(verdicts), verdicts.stat().st_mtime_ns if verdicts.is_file() else 0
 
 
-def _drawn_seed() -> int:
-    """The seed a cost case's inputs are made from (`costs.drawn`): the grader's secret's, the model's and every
-    student's on this machine alike (one for every case: cases of one form's reference share it)."""
-    digest = hashlib.sha256(model_costs.secret() + b"\0seed").digest()
-    return int.from_bytes(digest[:4], "big")
-
-
 def _cut(p: PlannedCase, pool: list[PlannedCase]) -> int:
     """How many of ``pool`` come before the cost case ``p`` in its runs: drawn from the grader's secret
-    (`model_costs.secret`), so the model's runs and every student's have the same (a student who failed some of
-    the comparing cases has fewer to draw from), and no student can know it."""
-    if not pool:
-        return 0
-    digest = hashlib.sha256(model_costs.secret() + b"\0" + p.id.encode()).digest()
-    return 1 + int.from_bytes(digest[:8], "big") % len(pool)
+    (`draws.place`), so the model's runs and every student's have the same (a student who failed some of the
+    comparing cases has fewer to draw from), and no student can know it."""
+    return 1 + draws.place(p.id, len(pool)) if pool else 0
 
 
 def _companions(p: PlannedCase, pool: list[PlannedCase], cut: int) -> list[tuple[str, str, dict, str]]:

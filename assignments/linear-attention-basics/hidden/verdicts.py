@@ -15,7 +15,7 @@ Three kinds of check, so that one bug costs its own items and nothing else:
 """
 import numpy as np
 
-from grader.checks import Case, check, close, moved
+from grader.checks import Case, check, close, drawn, moved
 
 from . import reference as ref
 
@@ -104,14 +104,14 @@ def _first_bad_position(a, b):
 def positive_qkv(seed, lead, L, m, d_v):
     """Queries and keys > 0: every feature map (elu + 1, identity, ReLU) gives positive scores, so only
     the pitfall a check is about can show."""
-    Q, K, V = ref.qkv(seed, lead, L, m, d_v)
+    Q, K, V = ref.qkv(drawn(seed), lead, L, m, d_v)
     return np.abs(Q) + 0.1, np.abs(K) + 0.1, V
 
 
 def _liveness_inputs(seed, lead, L=6, m=4, d_v=4):
     """A base input, three copies (an earlier value, the last query, an earlier key moved), the base again."""
     Q, K, V = positive_qkv(seed, lead, L, m, d_v)
-    rng = np.random.default_rng(seed + 1)
+    rng = np.random.default_rng(drawn(seed + 1))
     moved = []
     for which, pos in (("V", 0), ("Q", L - 1), ("K", 0)):
         arrays = {"Q": Q.copy(), "K": K.copy(), "V": V.copy()}
@@ -209,7 +209,7 @@ def works_unified():
 def normalizer():
     """Linear attention divides φ(q_i)ᵀS_i by φ(q_i)ᵀz_i: with constant keys and values the last output
     is the same for 2, 5 or 9 tokens."""
-    rng = np.random.default_rng(100)
+    rng = np.random.default_rng(drawn(100))
     for lead in LEADS:
         for kappa in (0.5, 1.0, 2.0):
             m = d_v = 4
@@ -243,7 +243,7 @@ def update_before_read():
         for L in (1, 2, 5):
             Q, K, V = positive_qkv(200 + seed, lead, L, 4, 4)
             V2 = V.copy()
-            V2[..., -1, :] += np.random.default_rng(seed).uniform(0.5, 1.5, V2[..., -1, :].shape)
+            V2[..., -1, :] += np.random.default_rng(drawn(seed)).uniform(0.5, 1.5, V2[..., -1, :].shape)
             for form in LINEAR_FORMS:
                 def judge(got, L=L):
                     y, y2 = _arr(got, "y0"), _arr(got, "y1")
@@ -280,7 +280,7 @@ def running_normalizer():
             Q, K, V = positive_qkv(300 + seed, lead, L, 4, 4)
             V = np.broadcast_to(V[..., :1, :], V.shape).copy()       # every value equal: only z can move
             K2 = K.copy()
-            K2[..., p:, :] = np.abs(np.random.default_rng(seed + L).standard_normal(K2[..., p:, :].shape)) * 3
+            K2[..., p:, :] = np.abs(np.random.default_rng(drawn(seed + L)).standard_normal(K2[..., p:, :].shape)) * 3
             for form in LINEAR_FORMS:
                 yield Case(judged_if=works("linear", form),
                            label=f"{FORM_NAME[form]}, leading dims {lead}, L={L}, keys {p}.. changed",
@@ -299,7 +299,7 @@ def _positive_inputs(seed0, lead, L=9, m=4):
         return bool(np.isfinite(tail).all() and (tail >= -1e-12).all())
 
     for seed in range(seed0, seed0 + 200):
-        rng = np.random.default_rng(seed)
+        rng = np.random.default_rng(drawn(seed))
         Q = rng.standard_normal((*lead, L, m)) * 3
         K = rng.standard_normal((*lead, L, m)) * 3
         Q[..., 1 + seed % (L - 1), :] = -np.abs(Q[..., 1 + seed % (L - 1), :]) - 1.0
@@ -417,7 +417,7 @@ def _perturbed(seed, lead, L, m, d_v, p, which):
     """Inputs and a copy whose tokens p .. L-1 are replaced in the arrays named by `which`."""
     Q, K, V = positive_qkv(seed, lead, L, m, d_v)
     arrays = {"Q": Q.copy(), "K": K.copy(), "V": V.copy()}
-    rng = np.random.default_rng(seed + 10_000)
+    rng = np.random.default_rng(drawn(seed + 10_000))
     for name in which:
         arrays[name][..., p:, :] = np.abs(rng.standard_normal(arrays[name][..., p:, :].shape)) * 3
     return (Q, K, V), (arrays["Q"], arrays["K"], arrays["V"])
@@ -481,7 +481,7 @@ def decay_every_form():
         for gamma, other in pairs:
             for form in RETENTION_FORMS:
                 L = 7
-                Q, K, V = ref.qkv(seed, lead, L, 4, 4)
+                Q, K, V = ref.qkv(drawn(seed), lead, L, 4, 4)
                 seed += 1
                 Q1, K1 = _rescaled(Q, K, gamma, other)
 
@@ -518,7 +518,7 @@ def _across_chunks_only(seed, lead, L, chunk, m=4, d_v=3):
     """Q, K, V where a query meets no key of its own chunk (q in one half of the coordinates, k in the
     other, swapped chunk to chunk): every output is made of cross-chunk terms alone, so a mistake inside
     a chunk (its decay mask) cannot show, and the boundary exponents are all that is left."""
-    Q, K, V = ref.qkv(seed, lead, L, m, d_v)
+    Q, K, V = ref.qkv(drawn(seed), lead, L, m, d_v)
     even = (np.arange(L) // chunk) % 2 == 0
     half = np.arange(m) < m // 2
     q_mask = np.where(even[:, None], half[None, :], ~half[None, :])
@@ -534,7 +534,7 @@ def chunk_boundaries():
     for lead in LEADS:
         for gamma in [0.3, 0.5, 0.9] + ([per_head_gamma(lead)] if lead else []):
             for chunk in [1, 3, 4, 5]:
-                Q, K, V = ref.qkv(seed, lead, L_CHUNK, 4, 3)
+                Q, K, V = ref.qkv(drawn(seed), lead, L_CHUNK, 4, 3)
                 across = _across_chunks_only(seed + 5000, lead, L_CHUNK, chunk)
                 seed += 1
 
@@ -571,7 +571,7 @@ def partial_chunk_state():
     seed = 900
     for lead in LEADS:
         for gamma in [0.5, 0.9] + ([per_head_gamma(lead)] if lead else []):
-            Q, K, V = ref.qkv(seed, lead, L_CHUNK, 4, 3)
+            Q, K, V = ref.qkv(drawn(seed), lead, L_CHUNK, 4, 3)
             K2 = K.copy()
             K2[..., -1, :] += 1.0       # the last key enters R undecayed, whatever gamma is
             seed += 1

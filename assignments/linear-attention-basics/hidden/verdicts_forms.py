@@ -4,7 +4,7 @@ import functools
 
 import numpy as np
 
-from grader.checks import DIGEST, LINEAR, STEPS, Case, CostCase, check, close, digest
+from grader.checks import DIGEST, LINEAR, STEPS, Case, CostCase, check, close, digest, drawn
 
 from . import reference as ref
 from . import verdicts as v
@@ -36,7 +36,7 @@ LAYOUTS = {"heads": "heads split by a transpose (non-contiguous inputs)",
 def laid_out(seed, layout, L=7, m=4, d_v=3, scale=1.0):
     """Inputs (2, 3, L, ·) as a model hands them over (see probes._laid_out): for 'broadcast', every index of
     the first leading dim holds the values of the first."""
-    Q, K, V = ref.qkv(seed, (2, 3), L, m, d_v, scale=scale)
+    Q, K, V = ref.qkv(drawn(seed), (2, 3), L, m, d_v, scale=scale)
     if layout == "broadcast":
         Q, K, V = (np.broadcast_to(x[:1], x.shape).copy() for x in (Q, K, V))
     return Q, K, V
@@ -71,7 +71,7 @@ def _singleton_case(form, seed, expect_of, hint, **extra):
     """The form on inputs with dimensions of size 1 (a batch of one head, one value feature): the output keeps
     them. An edge of its own kind, so a form's own equivalence item is the one it costs."""
     lead, L, m, d_v = SINGLETONS
-    Q, K, V = ref.qkv(seed, lead, L, m, d_v)
+    Q, K, V = ref.qkv(drawn(seed), lead, L, m, d_v)
     return Case(label=f"dimensions of size 1: {v.shape_label(lead, L, m, d_v)}", inputs=runs((Q, K, V), form=form,
                 **extra), expect={"y0": expect_of(Q, K, V)}, judge=keeps_float64, atol=1e-6, rtol=1e-5,
                 hint=hint + " Keep every dimension of size 1: squeeze() drops a batch of one and d_v = 1 too; "
@@ -82,7 +82,7 @@ def _linear_equivalence(form, seed0):
     yield from _layout_cases(form, seed0, ref.linear_attention, f"Compare {FORM_NAME[form]} with the reference.")
     yield _singleton_case(form, seed0 + 80, ref.linear_attention, f"Compare {FORM_NAME[form]} with the reference.")
     for seed, lead, L, m, d_v in grid(seed0):
-        Q, K, V = ref.qkv(seed, lead, L, m, d_v, scale=1.5)
+        Q, K, V = ref.qkv(drawn(seed), lead, L, m, d_v, scale=1.5)
         suspects = {MISTAKES[k]: {"y0": ref.linear_attention(Q, K, V, **kw)} for k, kw in LINEAR_SUSPECTS.items()}
         if m == d_v:
             suspects[MISTAKES["v_kT"]] = {"y0": ref.linear_attention(Q, K, V, v_kT=True)}
@@ -120,7 +120,7 @@ def _retention_equivalence(form, seed0):
     for lead in LEADS:
         for L, m, d_v in SHAPES:
             for gamma in gammas(lead):
-                Q, K, V = ref.qkv(seed, lead, L, m, d_v)
+                Q, K, V = ref.qkv(drawn(seed), lead, L, m, d_v)
                 seed += 1
                 suspects = {MISTAKES["no_decay"]: {"y0": ref.retention(Q, K, V, 1.0)}}
                 if m == d_v:
@@ -158,7 +158,7 @@ def retention_chunkwise_state():
     for lead in LEADS:
         for gamma in [0.2, 0.5, 0.999] + ([v.per_head_gamma(lead)] if lead else []):
             for chunk in (3, 4, 16):
-                Q, K, V = ref.qkv(seed, lead, 13, 4, 3)
+                Q, K, V = ref.qkv(drawn(seed), lead, 13, 4, 3)
                 seed += 1
                 yield Case(label=f"chunk_size={chunk}, L=13, {gamma_label(gamma)}, leading dims {lead}",
                            inputs=runs((Q, K, V), gamma0=gamma, chunk0=chunk),
@@ -171,7 +171,7 @@ def retention_chunkwise_state():
 def unified_modes():
     """unified_recurrence gives linear (A_t = 1), retention (A_t = gamma) and gated (A_t = gate[t])."""
     for seed, lead, L, m, d_v in grid(1600):
-        Q, K, V = ref.qkv(seed, lead, L, m, d_v)
+        Q, K, V = ref.qkv(drawn(seed), lead, L, m, d_v)
         hint = "One loop: S = A_t * S + k_t v_tᵀ, then y_t = q_t S; no feature map and no normalizer."
         yield Case(label=f"mode='linear', {v.shape_label(lead, L, m, d_v)}", inputs=runs((Q, K, V), mode="linear"),
                    expect={"y0": ref.retention(Q, K, V, 1.0)},
@@ -181,7 +181,7 @@ def unified_modes():
             yield Case(label=f"mode='retention', {gamma_label(gamma)}, {v.shape_label(lead, L, m, d_v)}",
                        inputs=runs((Q, K, V), mode="retention", gamma0=gamma),
                        expect={"y0": ref.retention(Q, K, V, gamma)}, hint=hint)
-        rng = np.random.default_rng(seed)
+        rng = np.random.default_rng(drawn(seed))
         for gate in [rng.uniform(0.05, 1.0, size=L), rng.uniform(0.05, 1.0, size=(*lead, L))]:
             yield Case(label=f"mode='gated', gate of shape {gate.shape}, {v.shape_label(lead, L, m, d_v)}",
                        inputs=runs((Q, K, V), mode="gated", gate0=gate),
@@ -282,9 +282,10 @@ MANY_LENGTHS = (2048, 16384)  # ... at 128 sequences: quadratic work done effici
 # matrix-multiply tiles, blind attacks4's tiled forms) is 6-8 × the model at 8192 tokens, flattened at 1024 by
 # per-tile overhead; at 16384 it is 12-40 × the model and its growth from 2048 three times the bound
 COST_GAMMA, COST_CHUNK, COST_SEED = 0.9, 16, 4242  # 512 chunks: re-reading earlier chunks is ~50 × the work
-CHUNK_DRAWN = (8, 16)  # the measured chunk size, drawn from the grader's secret in this range (the model's too): at
-# most 16, the constant it replaces, so an honest form that ignores chunk_size and works in blocks of 5 (the
-# mutants' alt_fixed_chunk) is at most ~3 x the model's chunks, as before
+CHUNK_DRAWN = (8, 15)  # the measured chunk size, drawn from the grader's secret in this range (the model's too):
+# never the constant it replaced (16), which a form could be efficient at alone (blind attacks11's atk_chunk16 held
+# where the draw was 16), and at most ~3 x the chunks of an honest form that ignores chunk_size and works in
+# blocks of 5 (the mutants' alt_fixed_chunk), as before
 COST_HINT = ("Carry S (m × d_v) from token to token (or R from chunk to chunk): constant work per token. Never "
              "build the L × L score or decay matrix, never call a parallel form on more than one chunk, and never "
              "re-sum the tokens seen so far at every step.")

@@ -18,7 +18,7 @@ import functools
 
 import numpy as np
 
-from grader.checks import Case, check, close, moved
+from grader.checks import Case, check, close, drawn, moved
 
 from . import reference as ref
 
@@ -53,7 +53,7 @@ ONE = 50.0   # a gamma_logit whose sigmoid is 1.0 in float64
 
 
 def _inputs(seed, B, T, D, H, gammas=None, x_scale=1.0):
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(drawn(seed))
     w = ref.random_weights(rng, D, H, gammas)
     x = rng.normal(0.0, x_scale, (B, T, D))
     return x, w
@@ -99,7 +99,7 @@ def _in_layout(cases):
 
 def _state(seed, B, H, d_h, gammas=None):
     """A reference state (S, z) after a random history of 6 tokens."""
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(drawn(seed))
     k = ref.elu_plus_one(rng.normal(0, 1, (B, H, 6, d_h)))
     v = rng.normal(0, 1, (B, H, 6, d_h))
     g = np.ones(H) if gammas is None else np.asarray(gammas)
@@ -143,7 +143,7 @@ def _liveness_inputs(seed, form):
     B = 2 - seed % 2  # one batched case and one of a single sequence: code that raises on batches still shows it works
     B, T, D, H = (B, 6, 8, 2) if form == "forward" else (B, 2, 8, 2)
     x, w = _inputs(seed, B, T, D, H, [0.6, 0.8])
-    rng = np.random.default_rng(seed + 1)
+    rng = np.random.default_rng(drawn(seed + 1))
     runs = [({}, {})]
     if form == "forward":
         x_early = x.copy()
@@ -250,7 +250,7 @@ def gradients():
     """Gradients of forward with respect to the input and to gamma_logit match the reference."""
     for seed, (B, T, D, H) in enumerate([(1, 5, 4, 2), (2, 6, 6, 3), (1, 8, 8, 4)]):
         x, w = _inputs(300 + seed, B, T, D, H)
-        sw = np.random.default_rng(seed).normal(size=(B, T, D))
+        sw = np.random.default_rng(drawn(seed)).normal(size=(B, T, D))
         yield Case(label=_label(B, T, D, H, w), inputs={"x": x, "seed_weights": sw, **w},
                    expect=ref.numerical_gradients(x, w, sw), atol=1e-6, rtol=1e-5,
                    hint="If dgamma is wrong or zero, γ must come from self.gamma_logit inside forward "

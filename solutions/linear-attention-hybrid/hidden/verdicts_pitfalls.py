@@ -2,7 +2,7 @@
 inputs where the other pitfalls cannot show; and what one step costs."""
 import numpy as np
 
-from grader.checks import Case, check, close, moved
+from grader.checks import Case, check, close, drawn, moved
 
 from .verdicts import MISTAKES, ONE, _arr, _in_layout, _inputs, _label, _state, _suffixed, _with
 
@@ -56,7 +56,7 @@ def normalizer_recurrent():
         x, w = _inputs(500 + seed, 1, 1, D, H)
         w = _with(w, Wk=np.zeros((D, D)), bk=np.full(D, -60.0), Wv=np.zeros((D, D)), bv=np.zeros(D))
         S, z = _state(500 + seed, 1, H, D // H)
-        z2 = z * np.random.default_rng(seed).uniform(0.3, 3.0, z.shape)
+        z2 = z * np.random.default_rng(drawn(seed)).uniform(0.3, 3.0, z.shape)
 
         def judge(got):
             y, y_scaled, y_z = _arr(got, "y0"), _arr(got, "y1"), _arr(got, "y2")
@@ -89,7 +89,7 @@ def update_before_read_parallel():
         x, _ = _inputs(700 + seed, B, T, D, H)
         w = _order_weights(700 + seed, D, H)
         x2 = x.copy()
-        x2[:, -1] += np.random.default_rng(seed).normal(0, 1, (B, D))
+        x2[:, -1] += np.random.default_rng(drawn(seed)).normal(0, 1, (B, D))
 
         def judge(got, T=T):
             if not moved(_arr(got, "y1")[:, -1], _arr(got, "y0")[:, -1], rtol=1e-6, lead=1):
@@ -109,7 +109,7 @@ def update_before_read_recurrent():
                                              (1, 12, 3, True)]):
         x, _ = _inputs(600 + seed, B, 1, D, H)
         w = _order_weights(600 + seed, D, H)
-        x2 = x + np.random.default_rng(seed).normal(0, 1, x.shape)
+        x2 = x + np.random.default_rng(drawn(seed)).normal(0, 1, x.shape)
         state = dict(zip("Sz", _state(600 + seed, B, H, D // H))) if start else {}
 
         def judge(got):
@@ -149,7 +149,7 @@ def _decay_judge(form, H):
 @_in_layout
 def decay_parallel():
     """forward applies each head's learned decay: setting a head's γ to 1 changes the output."""
-    rng = np.random.default_rng(800)
+    rng = np.random.default_rng(drawn(800))
     for seed, (T, D, H) in enumerate([(10, 8, 2), (16, 12, 3), (9, 16, 4)]):
         x, w = _inputs(800 + seed, 1, T, D, H, rng.uniform(0.2, 0.9, H))
         yield Case(label=_label(1, T, D, H, w), inputs=_runs(*_decay_runs(w, H, {"x": x}), **w),
@@ -162,7 +162,7 @@ def decay_parallel():
 @_in_layout
 def decay_recurrent():
     """step decays its state by each head's γ: setting a head's γ to 1 changes two steps' outputs."""
-    rng = np.random.default_rng(900)
+    rng = np.random.default_rng(drawn(900))
     for seed, (D, H) in enumerate([(8, 2), (12, 3), (16, 4)]):
         x, w = _inputs(900 + seed, 1, 2, D, H, rng.uniform(0.2, 0.9, H))
         S, z = _state(900 + seed, 1, H, D // H)
@@ -179,7 +179,7 @@ def _forgetting_cases(seed0):
         x, w = _inputs(seed0 + seed, 1, T, D, H, np.linspace(0.1, 0.3, H))
         a, b = _value_pair(D, 1.5)
         x2 = x.copy()
-        x2[:, 0] += np.random.default_rng(seed).normal(0, 1.5, (1, D))
+        x2[:, 0] += np.random.default_rng(drawn(seed)).normal(0, 1.5, (1, D))
 
         def judge(got, T=T):
             d, d2 = (_arr(got, f"y{i + 1}")[:, -1] - _arr(got, f"y{i}")[:, -1] for i in (0, 2))

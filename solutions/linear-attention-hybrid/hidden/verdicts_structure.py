@@ -6,7 +6,7 @@ import functools
 
 import numpy as np
 
-from grader.checks import DIGEST, STEPS, Case, CostCase, check, close, digest, moved
+from grader.checks import DIGEST, STEPS, Case, CostCase, check, close, digest, drawn, moved
 
 from . import reference as ref
 from .verdicts import MISTAKES, _arr, _in_layout, _inputs, _label, _suffixed, _with
@@ -126,7 +126,7 @@ def causal_perturbation():
         x, w = _inputs(1300 + seed, B, T, D, H)
         for t in (0, T // 2, T - 1):
             x2 = x.copy()
-            x2[:, t] += np.random.default_rng(seed + t).normal(size=(B, D))
+            x2[:, t] += np.random.default_rng(drawn(seed + t)).normal(size=(B, D))
             yield Case(label=_label(B, T, D, H, w) + f", token {t} changed", inputs=_runs({"x": x}, {"x": x2}, **w),
                        judge=_same_before(t),
                        hint="Weights for i > t must be exactly 0: mask the (T, T) decay matrix where t - i < 0.")
@@ -153,7 +153,7 @@ def causal_gradient():
         x, w = _inputs(1400 + seed, B, T, D, H)
         for t in (0, T // 3, T - 2):
             sw = np.zeros((B, T, D))
-            sw[:, t] = np.random.default_rng(t).normal(size=(B, D))
+            sw[:, t] = np.random.default_rng(drawn(t)).normal(size=(B, D))
             yield Case(label=_label(B, T, D, H, w) + f", output {t}", inputs={"x": x, "seed_weights": sw, **w},
                        judge=_no_future_gradient(t),
                        hint="A masked weight must be an exact 0 (multiply by the causal mask, or fill with 0), "
@@ -175,7 +175,7 @@ def _long_cases(seed0):
         w = _with(w, Wk=np.eye(D), bk=np.zeros(D), Wq=np.zeros((D, D)))
         x[:, :T - WINDOW] = -30.0        # keys of -30: φ(k) = e^-30 (at -60, elu(k) + 1 rounds to exactly 0)
         x2 = x.copy()
-        x2[:, :T - WINDOW, 1:] = np.random.default_rng(seed).uniform(-31, -29, (B, T - WINDOW, D - 1))
+        x2[:, :T - WINDOW, 1:] = np.random.default_rng(drawn(seed)).uniform(-31, -29, (B, T - WINDOW, D - 1))
         double = {"Wv": 2 * w["Wv"], "bv": 2 * w["bv"]}
 
         def judge(got, B=B, T=T):
@@ -225,7 +225,7 @@ def _long_gradient_cases(seed0):
     multiplies that inf by 0. Compared where central differences are cheap: dgamma and a few entries of dx."""
     for seed, (B, T, D, H, gammas) in enumerate(LONG_GRAD):
         x, w = _inputs(seed0 + seed, B, T, D, H, gammas)
-        sw = np.random.default_rng(seed0 + seed).normal(size=(B, T, D))
+        sw = np.random.default_rng(drawn(seed0 + seed)).normal(size=(B, T, D))
         picks = [(b, t, d) for b, t, d in zip((0, 1, 0, 1), (0, T // 2, T - 60, T - 2), (0, 3, 5, 7))]
         want = ref.numerical_gradients_at(x, w, sw, picks)
 
@@ -260,7 +260,7 @@ def state_carried():
     for seed, (B, D, H) in enumerate([(1, 8, 2), (2, 12, 3), (2, 16, 4)]):
         x, w = _inputs(1600 + seed, B, 2, D, H)
         x2 = x.copy()
-        x2[:, 0] += np.random.default_rng(seed).normal(0, 1, (B, D))
+        x2[:, 0] += np.random.default_rng(drawn(seed)).normal(0, 1, (B, D))
 
         def judge(got, B=B, D=D, H=H):
             S, z = _arr(got, "S0"), _arr(got, "z0")
@@ -308,6 +308,7 @@ COST_B, COST_D, COST_H, COST_SEED = 16, 64, 4, 1700  # a float64 history of the 
 @functools.lru_cache(maxsize=4)
 def _cost_reference(T, seed=COST_SEED):
     """The reference's outputs and last state after T steps of the cost case's inputs (the probe makes the same)."""
+    # the seed is drawn already (costs.drawn), and the probe makes x from it the same way
     x = np.random.default_rng(seed).standard_normal((T, COST_B, COST_D)).transpose(1, 0, 2)  # token-major
     parts = []
     for b in range(COST_B):  # one sequence at a time: the grader's own memory stays small (it grades a class)

@@ -1,0 +1,85 @@
+"""What the grader draws from its secret (`grader.grading.draws`): the compared checks' inputs too.
+
+The hidden source names fixed seeds; a form that read it could list the compared inputs' values and run other code
+where it is measured (blind attacks12). Every seed a check makes inputs from goes through `grader.checks.drawn`,
+so the inputs change with the grader's secret, and `tasks.py check` refuses a compared check whose inputs do not.
+"""
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from grader.authoring.fixed_inputs import fixed_compared_inputs
+from grader.checks import Case, CostCase, check, drawn
+from grader.grading import draws, model_costs
+from grader.grading.checks import load_checks
+
+ROOT = Path(__file__).resolve().parents[2]
+ASSIGNMENTS = ["linear-attention-basics", "linear-attention-hybrid"]
+
+
+def test_a_seed_is_drawn_the_same_within_one_secret_and_apart_across_secrets():
+    with draws.under(b"\x05" * 32):
+        first = [drawn(s) for s in range(50)]
+        assert [drawn(s) for s in range(50)] == first  # the model's runs and every student's alike
+        measured = draws.measured()
+    assert len(set(first)) == 50 and all(0 <= d < 2**64 for d in first)
+    with draws.under(b"\x06" * 32):
+        assert not set(first) & {drawn(s) for s in range(50)}
+        assert draws.measured() != measured
+    with pytest.raises(TypeError, match="an int"):
+        drawn(1.5)
+
+
+def test_a_draw_under_a_throwaway_secret_stays_in_its_thread():
+    seen = []
+    with draws.under(b"\x05" * 32):
+        inside = drawn(3)
+        worker = threading.Thread(target=lambda: seen.append(drawn(3)))
+        worker.start()
+        worker.join()
+    assert seen == [drawn(3)] and seen[0] != inside  # the other thread drew from the grader's own secret
+    assert model_costs.secret() not in (b"\x05" * 32,)
+
+
+@pytest.mark.parametrize("name", ASSIGNMENTS)
+def test_no_compared_input_is_the_same_under_two_secrets(name):
+    """The first value of every compared case's first array (what attacks12 listed) differs between two graders,
+    and no compared check has a case whose inputs no draw changes."""
+    specs = load_checks(ROOT / "solutions" / name / "hidden")
+    assert fixed_compared_inputs(specs, f"assignments/{name}") == []
+    compared = {c.compared_by for spec in specs.values() for c in spec.cases() if isinstance(c, CostCase)}
+    assert compared
+
+    def firsts(secret):
+        with draws.under(secret):
+            return [float(next(v for v in c.inputs.values() if isinstance(v, np.ndarray)).reshape(-1)[0])
+                    for n in sorted(compared) for c in specs[n].cases() if isinstance(c, Case)]
+    a, b = firsts(b"\x01" * 32), firsts(b"\x02" * 32)
+    assert len(a) == len(b) > 10
+    assert not set(a) & set(b)
+
+
+def _specs_with(seed_of):
+    @check(probe="form_a")
+    def form_equivalence():
+        for n in range(3):
+            yield Case(label=f"case {n}", inputs={"Q": np.random.default_rng(seed_of(n)).standard_normal(4)},
+                       expect={"y": np.zeros(4)})
+
+    @check(probe="form_cost")
+    def form_cost():
+        yield CostCase(label="form, 4 sequences", inputs={"form": "a"}, expect=lambda n: {"y": np.zeros(n)},
+                       compared_by="form_equivalence")
+    return {f.__lrkit_check__.name: f.__lrkit_check__ for f in (form_equivalence, form_cost)}
+
+
+def test_check_refuses_a_compared_check_on_fixed_seeds_and_names_it():
+    problems = fixed_compared_inputs(_specs_with(lambda n: n), "assignments/mine")
+    assert len(problems) == 1
+    assert problems[0].startswith("assignments/mine/hidden: check 'form_equivalence' compares a measured form")
+    assert "3 of its cases" in problems[0] and "'case 0'" in problems[0] and "grader.checks.drawn" in problems[0]
+    assert fixed_compared_inputs(_specs_with(drawn), "assignments/mine") == []
