@@ -206,12 +206,12 @@ def check_assignment(root: Path, built: BuiltAssignment) -> list[str]:
     config = load_assignment(solution)
     problems = [s.located(p) for p in bundle_problems(solution, template, config, _rubric(solution))]
     if not problems:
-        from grader.authoring.fixed_inputs import fixed_compared_inputs
+        from grader.authoring.fixed_inputs import draw_problems
         from grader.grading.checks import load_checks
 
         specs = load_checks(solution / "hidden")
         problems = hidden_code_problems(s, solution, specs, config.limits.checks_timeout_s + 60)
-        problems += fixed_compared_inputs(specs, s.src)
+        problems += draw_problems(specs, s.src)
     if problems:
         return problems  # grading with a broken bundle or broken hidden code would only repeat these
     asked = asked_answers(_json(solution / config.notebook))

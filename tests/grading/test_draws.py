@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from grader.authoring.fixed_inputs import fixed_compared_inputs
+from grader.authoring.fixed_inputs import draw_problems
 from grader.checks import Case, CostCase, check, drawn
 from grader.grading import draws, model_costs
 from grader.grading.checks import load_checks
@@ -50,7 +50,7 @@ def test_no_compared_input_is_the_same_under_two_secrets(name):
     """The first value of every compared case's first array (what attacks12 listed) differs between two graders,
     and no compared check has a case whose inputs no draw changes."""
     specs = load_checks(ROOT / "solutions" / name / "hidden")
-    assert fixed_compared_inputs(specs, f"assignments/{name}") == []
+    assert draw_problems(specs, f"assignments/{name}") == []
     compared = {c.compared_by for spec in specs.values() for c in spec.cases() if isinstance(c, CostCase)}
     assert compared
 
@@ -63,12 +63,12 @@ def test_no_compared_input_is_the_same_under_two_secrets(name):
     assert not set(a) & set(b)
 
 
-def _specs_with(seed_of):
+def _specs_with(seed_of, label=lambda n, Q: f"case {n}"):
     @check(probe="form_a")
     def form_equivalence():
         for n in range(3):
-            yield Case(label=f"case {n}", inputs={"Q": np.random.default_rng(seed_of(n)).standard_normal(4)},
-                       expect={"y": np.zeros(4)})
+            Q = np.random.default_rng(seed_of(n)).standard_normal(4)
+            yield Case(label=label(n, Q), inputs={"Q": Q}, expect={"y": np.zeros(4)})
 
     @check(probe="form_cost")
     def form_cost():
@@ -78,8 +78,16 @@ def _specs_with(seed_of):
 
 
 def test_check_refuses_a_compared_check_on_fixed_seeds_and_names_it():
-    problems = fixed_compared_inputs(_specs_with(lambda n: n), "assignments/mine")
+    problems = draw_problems(_specs_with(lambda n: n), "assignments/mine")
     assert len(problems) == 1
     assert problems[0].startswith("assignments/mine/hidden: check 'form_equivalence' compares a measured form")
     assert "3 of its cases" in problems[0] and "'case 0'" in problems[0] and "grader.checks.drawn" in problems[0]
-    assert fixed_compared_inputs(_specs_with(drawn), "assignments/mine") == []
+    assert draw_problems(_specs_with(drawn), "assignments/mine") == []
+
+
+def test_check_refuses_a_label_that_shows_a_drawn_value():
+    """A label reaches the student's report: one that prints a drawn input hands the draw to a second submission."""
+    problems = draw_problems(_specs_with(drawn, label=lambda n, Q: f"case {n}, q0={Q[0]:.3f}"), "assignments/mine")
+    assert len(problems) == 1
+    assert "check 'form_equivalence' has case labels that change with the draw ('case 0, q0=" in problems[0]
+    assert "never by a drawn value" in problems[0]

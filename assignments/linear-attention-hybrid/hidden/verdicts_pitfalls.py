@@ -66,7 +66,7 @@ def normalizer_recurrent():
             if not moved(y_z, y, rtol=1e-6, lead=1):
                 return "changing z alone does not change the output: the read does not divide by φ(q)ᵀz"
             return None
-        yield Case(label=_label(1, 1, D, H, w) + ", one step from a given state (no new key, no new value)",
+        yield Case(label=_label(1, 1, D, H) + ", one step from a given state (no new key, no new value)",
                    inputs=_runs({"x": x, "S": S, "z": z}, {"x": x, "S": 3 * S, "z": 3 * z}, {"x": x, "S": S, "z": z2},
                                 **w),
                    judge=judge,
@@ -96,7 +96,7 @@ def update_before_read_parallel():
                 return (f"output {T - 1} does not change (or is not finite) when only token {T - 1} changes: "
                         "token t does not attend to itself")
             return None
-        yield Case(label=_label(B, T, D, H, w) + ", last token changed, queries and keys constant",
+        yield Case(label=_label(B, T, D, H) + ", last token changed, queries and keys constant",
                    inputs=_runs({"x": x}, {"x": x2}, **w), judge=judge,
                    hint="The decay mask is γ^(t-i) for i ≤ t (diagonal included, γ⁰ = 1), 0 for i > t.")
 
@@ -117,7 +117,7 @@ def update_before_read_recurrent():
                 return ("the output does not change (or is not finite) when only the current token changes: "
                         "it is read before (S, z) take the token in")
             return None
-        yield Case(label=_label(B, 1, D, H, w) + (", from a given state" if start else ", first token"),
+        yield Case(label=_label(B, 1, D, H) + (", from a given state" if start else ", first token"),
                    inputs=_runs({"x": x, **state}, {"x": x2, **state}, **w), judge=judge,
                    hint="With one token, normalized attention must return out_proj(v_0) exactly: write "
                         "φ(k_t)v_tᵀ into S and φ(k_t) into z first, then read with φ(q_t).")
@@ -152,7 +152,7 @@ def decay_parallel():
     rng = np.random.default_rng(drawn(800))
     for seed, (T, D, H) in enumerate([(10, 8, 2), (16, 12, 3), (9, 16, 4)]):
         x, w = _inputs(800 + seed, 1, T, D, H, rng.uniform(0.2, 0.9, H))
-        yield Case(label=_label(1, T, D, H, w), inputs=_runs(*_decay_runs(w, H, {"x": x}), **w),
+        yield Case(label=_label(1, T, D, H), inputs=_runs(*_decay_runs(w, H, {"x": x}), **w),
                    judge=_decay_judge("forward", H),
                    hint="Build the (H, T, T) weights from sigmoid(gamma_logit) and the distance t - i; apply them "
                         "to the scores BEFORE both the numerator and the row sum.")
@@ -166,7 +166,7 @@ def decay_recurrent():
     for seed, (D, H) in enumerate([(8, 2), (12, 3), (16, 4)]):
         x, w = _inputs(900 + seed, 1, 2, D, H, rng.uniform(0.2, 0.9, H))
         S, z = _state(900 + seed, 1, H, D // H)
-        yield Case(label=_label(1, 2, D, H, w) + ", two steps from a given state",
+        yield Case(label=_label(1, 2, D, H) + ", two steps from a given state",
                    inputs=_runs(*_decay_runs(w, H, {"x": x, "S": S, "z": z}), **w),
                    judge=_decay_judge("step", H),
                    hint="S ← γ_h·S + φ(k)vᵀ with γ = self.decay shaped (1, H, 1, 1); the same γ_h for z.")

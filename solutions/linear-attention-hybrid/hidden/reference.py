@@ -95,6 +95,20 @@ def linear_attention(x: np.ndarray, w: dict, variant: str = "correct") -> dict:
     return {"y": _merge(y, mixed) @ w["Wo"].T + w["bo"], "S": S, "z": z}
 
 
+def smallest_denominator(x: np.ndarray, w: dict) -> float:
+    """The smallest normalizer φ(q_t)·z_t over every sequence, head and token of the correct layer on x."""
+    x = np.asarray(x, dtype=np.float64)
+    H = len(w["gamma_logit"])
+    gamma = 1.0 / (1.0 + np.exp(-w["gamma_logit"]))
+    q = _split(elu_plus_one(_project(x, w, "q")), H, False)
+    k = _split(elu_plus_one(_project(x, w, "k")), H, False)
+    z, smallest = np.zeros(k.shape[:2] + k.shape[3:]), np.inf
+    for token in range(k.shape[2]):
+        z = gamma[None, :, None] * z + k[:, :, token]
+        smallest = min(smallest, float(np.einsum("bhd,bhd->bh", q[:, :, token], z).min()))
+    return smallest
+
+
 def _noncausal(q, k, v, gamma):
     """Decay weights γ^|t-i| over ALL positions: the missing causal mask."""
     T = q.shape[2]

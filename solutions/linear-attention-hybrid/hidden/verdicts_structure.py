@@ -83,7 +83,7 @@ def _batch_cases(seed0):
                     return (f"sequence {b} gives different outputs inside the batch than alone: sequences in a "
                             "batch see each other")
             return None
-        yield Case(label=_label(B, T, D, H, w) + ", each sequence alone vs in the batch",
+        yield Case(label=_label(B, T, D, H) + ", each sequence alone vs in the batch",
                    inputs=_runs({"x": x}, *({"x": x[b:b + 1]} for b in range(B)), **w), judge=judge,
                    hint="Keep the batch index in every einsum/matmul ('bhd,bhe->bhde', not '->hde').")
 
@@ -127,7 +127,7 @@ def causal_perturbation():
         for t in (0, T // 2, T - 1):
             x2 = x.copy()
             x2[:, t] += np.random.default_rng(drawn(seed + t)).normal(size=(B, D))
-            yield Case(label=_label(B, T, D, H, w) + f", token {t} changed", inputs=_runs({"x": x}, {"x": x2}, **w),
+            yield Case(label=_label(B, T, D, H) + f", token {t} changed", inputs=_runs({"x": x}, {"x": x2}, **w),
                        judge=_same_before(t),
                        hint="Weights for i > t must be exactly 0: mask the (T, T) decay matrix where t - i < 0.")
 
@@ -154,7 +154,7 @@ def causal_gradient():
         for t in (0, T // 3, T - 2):
             sw = np.zeros((B, T, D))
             sw[:, t] = np.random.default_rng(drawn(t)).normal(size=(B, D))
-            yield Case(label=_label(B, T, D, H, w) + f", output {t}", inputs={"x": x, "seed_weights": sw, **w},
+            yield Case(label=_label(B, T, D, H) + f", output {t}", inputs={"x": x, "seed_weights": sw, **w},
                        judge=_no_future_gradient(t),
                        hint="A masked weight must be an exact 0 (multiply by the causal mask, or fill with 0), "
                             "not a small number such as γ^(large).")
@@ -271,7 +271,7 @@ def state_carried():
                 return ("the second step's output does not change when the first token changes: the state step "
                         "returns does not carry the first token (does it return the old state?)")
             return None
-        yield Case(label=_label(B, 2, D, H, w) + ", two steps, first token changed",
+        yield Case(label=_label(B, 2, D, H) + ", two steps, first token changed",
                    inputs=_runs({"x": x}, {"x": x2}, **w), judge=judge,
                    hint="generate feeds every token through LinearAttention.step and carries the (S, z) it returns; "
                         "step must return the NEW state.")
@@ -292,7 +292,7 @@ def state_not_mutated():
                 return ("handing the same (S, z) to step a second time gives another output: step changed the "
                         "state it was given (an in-place update such as S.mul_() or S += ...)")
             return None
-        yield Case(label=_label(B, 1, D, H, w) + ", one state stepped from twice",
+        yield Case(label=_label(B, 1, D, H) + ", one state stepped from twice",
                    inputs={"x_first": x[:, 0], "x_next": x[:, 1], "S": S, "z": z, **w}, judge=judge,
                    hint="Build the new state as new tensors (S_new = γ·S + φ(k)vᵀ) and return it; never write "
                         "into the S and z you were given.")
