@@ -87,6 +87,36 @@ def test_every_mutant_costs_exactly_what_it_declares(built_root, name):
     assert not found, "\n".join(found) + "\n\n" + table(rubric, measured)
 
 
+# The compared checks' inputs are drawn from the grader's secret (grader.checks.drawn): a correct alternative must
+# pass them under any draw, not under the one this machine drew. These two are the alternatives whose outputs
+# move with the inputs' conditioning (a guarding epsilon of 1e-6 in the normalizer moves y by 1e-6 / φ(q)·z);
+# the hybrid's lost step_reference and gradients on one draw in two before its cases kept every normalizer
+# >= 0.25. Ordinary checks only (the cost cases' inputs are drawn and measured apart), under three secrets.
+DRAWN = [("linear-attention-basics", "alt_recurrent_epsilon"), ("linear-attention-hybrid", "alt_normalizer_epsilon")]
+
+
+@pytest.mark.parametrize("name,alternative", DRAWN)
+def test_a_correct_alternative_passes_every_compared_check_under_any_draw(built_root, tmp_path, monkeypatch, name,
+                                                                          alternative):
+    from grader.grading import draws, probing
+    from grader.grading.checks import Case
+
+    tree = built_root / "solutions" / name
+    config = load_assignment(tree)
+    mutant = next(m for m in mutants_of(name, built_root) if m.name == alternative)
+    apply(mutant, tree, config.student_files, tmp_path / "alt")
+    planned = probing.plan
+    monkeypatch.setattr(probing, "plan", lambda t: [p for p in planned(t) if isinstance(p.case, Case)])
+    labels = set()
+    for n in range(3):
+        with draws.under(bytes([0x40 + n]) * 32):
+            run = probing.run_checks(tree, tmp_path / "alt", config=config)
+            labels.add(draws.key())
+        failing = [f"{o.check}: {o.message[:200]}" for o in run.outcomes if not o.passed]
+        assert run.outcomes and not failing, f"draw {n}: " + "\n".join(failing)
+    assert len(labels) == 3
+
+
 def _hollow(notebook: Path, body: str) -> None:
     """Replace the source of every exercise cell a student writes or runs (not the locked checks)."""
     nb = json.loads(notebook.read_text(encoding="utf-8"))

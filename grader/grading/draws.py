@@ -1,14 +1,17 @@
-"""What the grader draws from its secret (`model_costs.secret`): the same in every run of one grader, for the
-model solution and for every student it grades, and in no file a student can read.
+"""What the grader draws from its secret (`model_costs.secret`): in no file a student can read.
 
 - `compared`: the seed a hidden check's inputs are made from, for the fixed seed its source names
-  (`grader.checks.rng`, `grader.checks.drawn`). The hidden source is no secret from someone who read it, and a
-  form that knew the compared inputs' values could run its slow code on exactly those and other code where it
-  is measured (blind attacks12: 416 first values of Q listed). Every expected value is computed from the inputs,
-  so a check means the same for any draw; the mutant tables are measured over several draws
-  (`tests/test_draws.py`).
-- `measured`: the seed a cost case's inputs are made from (`costs.drawn`): no form can recognise them either.
-- `place`: where a cost case comes among the comparing check's cases in its run (`probing._cut`).
+  (`grader.checks.drawn`). The hidden source is no secret from someone who read it, and a form that knew the
+  compared inputs' values could run its slow code on exactly those and other code where it is measured (blind
+  attacks12: 416 first values of Q listed). The draw is the grader's secret and the submission's code
+  (`for_submission`): the same for a regrade and for two students with the same code, another for any change,
+  so what one submission learns of its inputs (a label, the size of an error it made on purpose) says nothing
+  about the next one's. Every expected value is computed from the inputs, so a check means the same for any
+  draw: the mutants and a blind round were measured over several (stop 41; `tests/test_mutants.py` keeps the
+  alternatives whose outputs move with their inputs' conditioning).
+- `measured`: the seed a cost case's inputs are made from (`costs.drawn`): the grader's alone, the same for the
+  model solution and every student (their costs are compared), and no form can recognise it either.
+- `place`: where a cost case comes among the comparing check's cases in its run (`probing._cut`): the grader's.
 """
 from __future__ import annotations
 
@@ -20,19 +23,37 @@ from collections.abc import Iterator
 from grader.grading import model_costs
 
 SEED_BYTES = 8  # a numpy seed of 64 bits: default_rng takes any non-negative int
-_THREAD = threading.local()  # a secret this thread draws from instead (`under`)
+_THREAD = threading.local()  # this thread's secret (`under`) and submission (`for_submission`), where set
 
 
 @contextlib.contextmanager
-def under(secret: bytes) -> Iterator[None]:
-    """Draw from ``secret`` in this thread, not the grader's: `tasks.py check` makes the checks' cases under two
-    throwaway secrets to find inputs that no draw changes (`authoring/fixed_inputs.py`)."""
-    kept = getattr(_THREAD, "secret", None)
-    _THREAD.secret = secret
+def _set(name: str, value: bytes) -> Iterator[None]:
+    kept = getattr(_THREAD, name, None)
+    setattr(_THREAD, name, value)
     try:
         yield
     finally:
-        _THREAD.secret = kept
+        setattr(_THREAD, name, kept)
+
+
+def under(secret: bytes) -> contextlib.AbstractContextManager[None]:
+    """Draw from ``secret`` in this thread, not the grader's: `tasks.py check` makes the checks' cases under two
+    throwaway secrets to find inputs that no draw changes (`authoring/fixed_inputs.py`)."""
+    return _set("secret", secret)
+
+
+def for_submission(code: bytes) -> contextlib.AbstractContextManager[None]:
+    """Draw the compared inputs for the submission whose code digests to ``code`` (`code_digest`), in this
+    thread: a batch's worker threads each grade their own."""
+    return _set("code", code)
+
+
+def code_digest(files: list[tuple[str, bytes]]) -> bytes:
+    """The digest a submission's compared inputs are drawn for: its code files' names and contents."""
+    whole = hashlib.sha256()
+    for name, data in sorted(files):
+        whole.update(hashlib.sha256(name.encode()).digest() + hashlib.sha256(data).digest())
+    return whole.digest()
 
 
 def _secret() -> bytes:
@@ -43,12 +64,17 @@ def _of(label: bytes) -> int:
     return int.from_bytes(hashlib.sha256(_secret() + b"\0" + label).digest()[:SEED_BYTES], "big")
 
 
+def key() -> str:
+    """A short name of what this thread's compared inputs are drawn from: what a plan of them is kept under."""
+    return hashlib.sha256(_secret() + b"\0key\0" + (getattr(_THREAD, "code", None) or b"")).hexdigest()[:16]
+
+
 def compared(seed: int) -> int:
     """The seed a hidden check draws its inputs from where its source names ``seed`` (one per fixed seed: the
-    checks' seeds stay apart as they are in the source)."""
+    checks' seeds stay apart as they are in the source), for this thread's submission."""
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise TypeError(f"a check's seed is an int, not {type(seed).__name__}")
-    return _of(b"compared\0" + str(seed).encode())
+    return _of(b"compared\0" + (getattr(_THREAD, "code", None) or b"") + b"\0" + str(seed).encode())
 
 
 def measured() -> int:

@@ -79,14 +79,14 @@ def plan(tree: Path) -> list[PlannedCase]:
     verdicts = (tree / "hidden" / "verdicts.py").resolve()
     stamp = verdicts.stat().st_mtime_ns if verdicts.is_file() else 0
     with _PLAN_LOCK:  # one thread makes the plan, the others reuse it
-        return _plan(str(verdicts.parent.parent), stamp)
+        return _plan(str(verdicts.parent.parent), stamp, draws.key())
 
 
 _PLAN_LOCK = threading.Lock()
 
 
 @functools.lru_cache(maxsize=8)
-def _plan(tree: str, stamp: int) -> list[PlannedCase]:
+def _plan(tree: str, stamp: int, drawn: str) -> list[PlannedCase]:  # drawn: the inputs' draw (`draws.key`)
     tree = Path(tree)
     planned = []
     for name, spec in sorted(load_checks(tree / "hidden").items()):
@@ -210,7 +210,27 @@ def _stopped_text(entry: dict, result: sandbox.RunResult, limits) -> str:
 def run_checks(checks_tree: Path, submission: Path, *, unsandboxed: bool = False,
                config: AssignmentConfig | None = None, cancel=None) -> CheckRun:
     """Judge every case of the hidden checks in ``checks_tree`` (the solution tree of a bundle) against the code
-    in ``submission``: the ordinary cases in one sandboxed run, then each cost case length by length."""
+    in ``submission``: the ordinary cases in one sandboxed run, then each cost case length by length; the compared
+    cases' inputs drawn for this submission's code (`draws.for_submission`)."""
+    with draws.for_submission(_code_digest(submission)):
+        return _run_checks(checks_tree, submission, unsandboxed=unsandboxed, config=config, cancel=cancel)
+
+
+def _code_digest(submission: Path) -> bytes:
+    """What the check runs see of ``submission``: every Python file under it (`_sandboxed` copies those)."""
+    files = []
+    for path in sorted(submission.rglob("*.py")):
+        if "__pycache__" in path.parts or path.is_symlink() or not path.is_file():
+            continue
+        try:
+            files.append((path.relative_to(submission).as_posix(), path.read_bytes()))
+        except OSError:  # unreadable: the run reports it; the draw is for what could be read
+            continue
+    return draws.code_digest(files)
+
+
+def _run_checks(checks_tree: Path, submission: Path, *, unsandboxed: bool, config: AssignmentConfig | None,
+                cancel) -> CheckRun:
     config = config or load_assignment(checks_tree)
     limits = config.limits
     planned = plan(checks_tree)

@@ -91,3 +91,30 @@ def test_check_refuses_a_label_that_shows_a_drawn_value():
     assert len(problems) == 1
     assert "check 'form_equivalence' has case labels that change with the draw ('case 0, q0=" in problems[0]
     assert "never by a drawn value" in problems[0]
+
+
+def test_the_compared_inputs_are_drawn_for_the_submissions_code(tmp_path):
+    """Another submission's code draws other compared inputs (what one learns of its inputs from its report says
+    nothing of the next one's); the same code, a regrade or a classmate's copy, draws the same ones; the cost
+    cases' draw and their place in a run are the grader's alone (the model's runs are compared with them)."""
+    from grader.grading import probing
+
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "linear_attention.py").write_text("x = 1\n")
+    (tmp_path / "pkg" / "helper.py").write_text("y = 2\n")
+    (tmp_path / "notes.ipynb").write_text("{}")
+    first = probing._code_digest(tmp_path)
+    (tmp_path / "notes.ipynb").write_text('{"cells": []}')
+    assert probing._code_digest(tmp_path) == first  # the notebook is not what the checks run
+    (tmp_path / "pkg" / "helper.py").write_text("y = 3\n")
+    second = probing._code_digest(tmp_path)
+    assert second != first
+    with draws.under(b"\x07" * 32):
+        with draws.for_submission(first):
+            a, a_measured, a_place, a_key = drawn(11), draws.measured(), draws.place("c-001", 9), draws.key()
+        with draws.for_submission(second):
+            b, b_measured, b_place, b_key = drawn(11), draws.measured(), draws.place("c-001", 9), draws.key()
+        with draws.for_submission(first):
+            assert drawn(11) == a and draws.key() == a_key
+    assert a != b and a_key != b_key
+    assert (a_measured, a_place) == (b_measured, b_place)
