@@ -137,10 +137,11 @@ def decayed_sum(x, gamma):
 '''
 
 VERDICTS = '''\
-"""Grader-side halves: the inputs (fixed seeds), what a right answer is, and how to talk about a wrong one."""
+"""Grader-side halves: the inputs (from seeds drawn for each submission: `drawn`), what a right answer is, and how
+to talk about a wrong one."""
 import numpy as np
 
-from grader.checks import Case, check
+from grader.checks import Case, check, drawn
 
 from . import reference as ref
 
@@ -148,7 +149,7 @@ from . import reference as ref
 @check(probe="decayed_sum")
 def decayed_sum_matches():
     """decayed_sum multiplies the state by γ before adding each token."""
-    rng = np.random.default_rng(0)
+    rng = np.random.default_rng(drawn(0))  # the grader's secret and the submission's code: no list of inputs
     for shape, gamma in [((4,), 0.5), ((2, 7), 0.9), ((3, 5), 0.25)]:
         x = rng.standard_normal(shape)
         yield Case(label=f"shape {{shape}}, γ = {{gamma}}", inputs={{"x": x, "gamma": gamma}},
