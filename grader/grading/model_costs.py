@@ -14,9 +14,10 @@ The cost cases' float64 references are kept there too (``reference-*.npz``, keye
 and its drawn inputs): a grader process made them once each, ~4 s of a single `grade submission`. They are hidden
 expected values, in the grader's own 0700 folder, which no sandboxed run mounts.
 
-Beside them lies the grader's `secret` (random bytes, made once): it decides where each cost case comes in its
-run (`probing._companions`), the same for the model and for every student on this machine, so what the earlier
-cases leave behind weighs the same on both sides of a verdict, and no student can know it.
+Beside them lies the grader's `secret` (random bytes, made once): every draw is made from it (`draws`): where each
+cost case comes in its run (`probing._companions`) and the cost cases' inputs, the same for the model and for every
+student on this machine, so what the earlier cases leave behind weighs the same on both sides of a verdict; and,
+with each submission's code, the compared cases' inputs. No student can know it.
 """
 from __future__ import annotations
 
