@@ -60,13 +60,17 @@ def _secret() -> bytes:
     return getattr(_THREAD, "secret", None) or model_costs.secret()
 
 
+def _code() -> bytes:
+    return getattr(_THREAD, "code", None) or b""
+
+
 def _of(label: bytes) -> int:
     return int.from_bytes(hashlib.sha256(_secret() + b"\0" + label).digest()[:SEED_BYTES], "big")
 
 
 def key() -> str:
     """A short name of what this thread's compared inputs are drawn from: what a plan of them is kept under."""
-    return hashlib.sha256(_secret() + b"\0key\0" + (getattr(_THREAD, "code", None) or b"")).hexdigest()[:16]
+    return hashlib.sha256(_secret() + b"\0key\0" + _code()).hexdigest()[:16]
 
 
 def compared(seed: int) -> int:
@@ -74,7 +78,7 @@ def compared(seed: int) -> int:
     checks' seeds stay apart as they are in the source), for this thread's submission."""
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise TypeError(f"a check's seed is an int, not {type(seed).__name__}")
-    return _of(b"compared\0" + (getattr(_THREAD, "code", None) or b"") + b"\0" + str(seed).encode())
+    return _of(b"compared\0" + _code() + b"\0" + str(seed).encode())
 
 
 def measured() -> int:
@@ -85,4 +89,4 @@ def measured() -> int:
 
 def place(label: str, n: int) -> int:
     """A number in [0, n) for ``label`` (n > 0): where the case of that id comes in its run."""
-    return int.from_bytes(hashlib.sha256(_secret() + b"\0" + label.encode()).digest()[:8], "big") % n
+    return _of(label.encode()) % n
