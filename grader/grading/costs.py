@@ -118,12 +118,19 @@ class CostCase:
     # seed -> (inputs, expect) made from that seed: the grader draws it from its secret (`drawn`), so the measured
     # inputs' values are not in the hidden source for a form to recognise (blind attacks7); None: as given
     draw: Callable[[int], tuple[Mapping[str, Scalar | list], Callable[[int], Mapping[str, np.ndarray]]]] | None = None
+    # the lengths its twin is compared at (`twin`): past every small int Python caches (256), so not even the
+    # length's refcount tells the twin from the measured run; a length switch above them is the known-open one
+    twin_lengths: tuple[int, int] = (260, 520)
 
     def __post_init__(self) -> None:
         short, long = self.lengths
+        low, high = self.twin_lengths
         if not 0 < short < long or self.grows not in (LINEAR, STEPS) or self.length_key in self.inputs:
             raise ValueError(f"CostCase {self.label!r}: needs lengths (short, long) with 0 < short < long, grows "
                              f"'{LINEAR}' or '{STEPS}', and no {self.length_key!r} among its inputs")
+        if not 0 < low <= high < short:
+            raise ValueError(f"CostCase {self.label!r}: needs twin_lengths (low, high) with 0 < low <= high < "
+                             f"{short} (its short length)")
 
     def inputs_at(self, n: int) -> dict:
         return {**self.inputs, self.length_key: n}
@@ -135,6 +142,20 @@ def drawn(case: CostCase, seed: int) -> CostCase:
         return case
     inputs, expect = case.draw(seed)
     return dataclasses.replace(case, inputs=inputs, expect=expect, draw=None)
+
+
+def twin(case: CostCase, seed: int, at: float) -> Case:
+    """The compared case that stands where ``case`` is measured (`probing._plan`): the same probe, the same
+    inputs (drawn from ``seed``, as the measured run's are from the grader's) and the same settings, at a length
+    drawn in ``twin_lengths`` by ``at`` (in [0, 1)), judged on the same outputs against the reference. From
+    inside, a call the cost run measures is then a call the comparing run compares, up to its length: no
+    argument, setting, kept output or order of calls is the measured run's alone (blind attacks13)."""
+    low, high = case.twin_lengths
+    n = low + int(at * (high - low + 1))
+    drawn_case = drawn(case, seed)
+    what = "steps" if case.grows == STEPS else "tokens"
+    return Case(label=f"{case.label}: the measured call, compared over a few hundred {what}",
+                inputs=drawn_case.inputs_at(n), expect=drawn_case.expect(n), atol=case.atol, rtol=case.rtol)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,9 @@
   alternatives whose outputs move with their inputs' conditioning).
 - `measured`: the seed a cost case's inputs are made from (`costs.drawn`): the grader's alone, the same for the
   model solution and every student (their costs are compared), and no form can recognise it either.
-- `place`: where a cost case comes among the comparing check's cases in its run (`probing._cut`): the grader's.
+- `place`: where a cost case's twin comes among the comparing check's cases (`probing._plan`), and so where the
+  cost case comes in its runs (`probing._companions`): the grader's.
+- `twin`: a twin's inputs and length (`costs.twin`), for this thread's submission, as `compared` draws.
 """
 from __future__ import annotations
 
@@ -85,6 +87,13 @@ def measured() -> int:
     """The seed every cost case's inputs are made from (one for every case: cases of one form's reference share
     it; 32 bits, as the probes take it)."""
     return _of(b"seed") >> (8 * SEED_BYTES - 32)
+
+
+def twin(label: str) -> tuple[int, float]:
+    """The seed (32 bits, as the probes take it) and a fraction in [0, 1) the twin of the cost case ``label``
+    is drawn from (`costs.twin`), for this thread's submission."""
+    whole = _of(b"twin\0" + _code() + b"\0" + label.encode())
+    return whole >> (8 * SEED_BYTES - 32), (whole & 0xFFFFFFFF) / 2**32
 
 
 def place(label: str, n: int) -> int:

@@ -57,6 +57,12 @@ class PlannedCase:
     id: str
     spec: CheckSpec
     case: Case | costs.CostCase
+    twin_of: str = ""  # a cost case's twin (`costs.twin`): that cost case's id ...
+    twin_probe: str = ""  # ... and its probe, which the twin runs (its check, the comparing one, judges it)
+
+    @property
+    def probe(self) -> str:
+        return self.twin_probe or self.spec.probe
 
 
 @dataclass(frozen=True)
@@ -88,16 +94,30 @@ _PLAN_LOCK = threading.Lock()
 @functools.lru_cache(maxsize=8)
 def _plan(tree: str, stamp: int, drawn: str) -> list[PlannedCase]:  # drawn: the inputs' draw (`draws.key`)
     tree = Path(tree)
-    planned = []
-    for name, spec in sorted(load_checks(tree / "hidden").items()):
-        for n, case in enumerate(spec.cases()):
-            planned.append(PlannedCase(f"{name}-{n:03d}", spec, case))
-    return planned
+    specs = load_checks(tree / "hidden")
+    by_check = {name: [PlannedCase(f"{name}-{n:03d}", spec, case) for n, case in enumerate(spec.cases())]
+                for name, spec in sorted(specs.items())}
+    for name in sorted(by_check):
+        for p in list(by_check[name]):
+            compared = getattr(p.case, "compared_by", "")
+            if isinstance(p.case, costs.CostCase) and compared in by_check:
+                _add_twin(p, by_check[compared], specs[compared])
+    return [p for name in sorted(by_check) for p in by_check[name]]
+
+
+def _add_twin(p: PlannedCase, cases: list[PlannedCase], compared: CheckSpec) -> None:
+    """The cost case ``p``'s twin (`costs.twin`) among the comparing check's ``cases``, at a place drawn from the
+    grader's secret (`draws.place`: the same for the model's runs and every student's); the cost runs hand the
+    cost case over where the twin stands (`_companions`), after the cases before it."""
+    seed, at = draws.twin(p.id)
+    twin = PlannedCase(f"{compared.name}-{len(cases):03d}", compared, costs.twin(p.case, seed, at), twin_of=p.id,
+                       twin_probe=p.spec.probe)
+    cases.insert(draws.place(twin.id, len(cases) + 1), twin)
 
 
 def _job(tree: Path, planned: list[PlannedCase], config: AssignmentConfig, unsandboxed: bool) -> bytes:
     """What the driver reads on stdin: the job (with the probes' source), then one message per case."""
-    return _job_bytes(tree, config, [(p.id, p.spec.probe, p.case.inputs, p.spec.name) for p in planned],
+    return _job_bytes(tree, config, [(p.id, p.probe, p.case.inputs, p.spec.name) for p in planned],
                       config.limits.case_timeout_s, unsandboxed)
 
 
@@ -340,8 +360,9 @@ def _with_costs(checked: CheckRun, planned: list[PlannedCase], measured: list[Pl
                                       f"{p.spec.title} [{p.case.label}]: not checked, because {import_failed}.")
             continue
         compared = [q for q in planned if isinstance(q.case, Case) and q.spec.name == p.case.compared_by]
-        pools = {"model": compared, "student": [q for q in compared if by_id[q.id].passed]}
-        runner = _alone_runner(p, checks_tree, submission, config, unsandboxed, cancel, notes, spent, pools)
+        before = {"model": _companions(p, compared, compared),
+                  "student": _companions(p, [q for q in compared if by_id[q.id].passed], compared)}
+        runner = _alone_runner(p, checks_tree, submission, config, unsandboxed, cancel, notes, spent, before)
         by_id[p.id] = costs.judge_cost(p.spec, costs.drawn(p.case, draws.measured()), runner, stamp, kept)
     return CheckRun(tuple(by_id[p.id] for p in planned), tuple(notes), checked.isolation,
                     round(checked.seconds + spent[0], 3), checked.import_hung, spent[2],
@@ -354,42 +375,37 @@ def _stamp(checks_tree: Path) -> tuple[str, int]:
     return str(verdicts), verdicts.stat().st_mtime_ns if verdicts.is_file() else 0
 
 
-def _cut(p: PlannedCase, pool: list[PlannedCase]) -> int:
-    """How many of ``pool`` come before the cost case ``p`` in its runs: drawn from the grader's secret
-    (`draws.place`), so the model's runs and every student's have the same (a student who failed some of the
-    comparing cases has fewer to draw from), and no student can know it."""
-    return 1 + draws.place(p.id, len(pool)) if pool else 0
+def _companions(p: PlannedCase, pool: list[PlannedCase], compared: list[PlannedCase]) -> list[tuple]:
+    """A cost run's cases before the cost case: the comparing check's cases (``compared``, in their order, its
+    twins among them) that stand before the cost case's twin (`_add_twin`), of ``pool`` (for the student, only
+    those it passed in the ordinary run: they ran there without a crash); all in one process, as the comparing
+    check's own run has them, and then the cost case where its twin stood.
 
-
-def _companions(p: PlannedCase, pool: list[PlannedCase], cut: int) -> list[tuple[str, str, dict, str]]:
-    """A cost run's cases: the comparing check's cases (``pool``), in their order, up to a point drawn at random
-    (``cut``, at least one), then the cost case; all in one process, as the comparing check's own run has them.
-
-    From inside, then, the run that measures a form is the run that compares it: no first call, no count of calls
-    and nothing the earlier cases left behind tells them apart (only the inputs' size does: docs/authoring.md,
-    "What no measurement closes"). The companions are small; for the student, only those it passed in the
-    ordinary run (they ran there without a crash). Their answers are not judged again. The cut is the model's and
-    every student's (`_cut`): what the companions leave in the heap (a few MiB, depending on how many ran) weighs
-    the same in the model's runs and the student's, at both lengths."""
+    From inside, then, the run that measures a form is the run that compares it, up to the twin: the same calls
+    before it, and at the twin's place the same probe with the same arguments, settings and keep-or-drop of the
+    outputs (only the length differs: docs/authoring.md, "What no measurement closes"). Their answers are not
+    judged again. The place is the model's and every student's: what the companions leave in the heap weighs the
+    same in the model's runs and the student's, at both lengths. A cost case without a comparing check has none."""
+    twin = next((i for i, q in enumerate(compared) if q.twin_of == p.id), None)
+    ahead = {q.id for q in compared[:twin]} if twin is not None else set()
     group = p.spec.name  # one child for the run
-    return [(q.id, q.spec.probe, q.case.inputs, group) for q in pool[:cut]]
+    return [(q.id, q.probe, q.case.inputs, group) for q in pool if q.id in ahead]
 
 
 def _alone_runner(p: PlannedCase, checks_tree: Path, submission: Path, config: AssignmentConfig,
                   unsandboxed: bool, cancel, notes: list[str], spent: list[float],
-                  pools: dict[str, list[PlannedCase]]) -> costs.Runner:
+                  before: dict[str, list[tuple]]) -> costs.Runner:
     """`costs.Runner` for one cost case: each call is one sandboxed run (the student's code, or the model
-    solution's) of the probe after some of the comparing check's cases (`_companions`), measured by the run's own
-    cgroup after it ended."""
+    solution's) of the probe after the comparing check's cases before its twin (``before``: `_companions`),
+    measured by the run's own cgroup after it ended."""
     limits = config.limits
-    cuts = {whose: _cut(p, pool) for whose, pool in pools.items()}
     run_limits = sandbox.RunLimits(wall_s=2 * limits.case_timeout_s + 30, memory_mb=limits.memory_mb,
                                    max_channel_bytes=MAX_CHANNEL_BYTES, cpu_time_s=limits.case_timeout_s,
                                    **CHECK_ROOM)
 
     def run(whose: str, inputs, cpu_limit_s: float | None) -> costs.RunAnswer:
         model = whose == "model"
-        cases = _companions(p, pools[whose], cuts[whose]) + [(p.id, p.spec.probe, dict(inputs), p.spec.name)]
+        cases = before[whose] + [(p.id, p.spec.probe, dict(inputs), p.spec.name)]
         job = _job_bytes(checks_tree, config, cases, 2 * limits.case_timeout_s, unsandboxed)
         capped = run_limits if cpu_limit_s is None else dataclasses.replace(
             run_limits, cpu_time_s=min(cpu_limit_s, run_limits.cpu_time_s))

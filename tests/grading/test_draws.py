@@ -118,3 +118,37 @@ def test_the_compared_inputs_are_drawn_for_the_submissions_code(tmp_path):
             assert drawn(11) == a and draws.key() == a_key
     assert a != b and a_key != b_key
     assert (a_measured, a_place) == (b_measured, b_place)
+
+
+@pytest.mark.parametrize("name", ASSIGNMENTS)
+def test_every_cost_case_has_a_twin_the_comparing_check_judges_with_the_same_call(name):
+    """Where a cost case is measured, its comparing check has a case of its own (`costs.twin`): the same probe, the
+    same argument names and settings, a length in ``twin_lengths`` and inputs drawn for the submission; its place in
+    that check is the grader's, so the cost run's companions are the cases before it (blind attacks13 told the
+    measured call by its arguments, kept outputs, order of calls and settings)."""
+    from grader.grading import probing
+    tree = ROOT / "solutions" / name
+    with draws.under(b"\x07" * 32), draws.for_submission(b"one"):
+        planned = probing.plan(tree)
+    with draws.under(b"\x07" * 32), draws.for_submission(b"other"):
+        other = {p.id: p for p in probing.plan(tree)}
+    costs_ = [p for p in planned if isinstance(p.case, CostCase)]
+    twins = {p.twin_of: p for p in planned if p.twin_of}
+    assert costs_ and set(twins) == {p.id for p in costs_}
+    for p in costs_:
+        twin = twins[p.id]
+        low, high = p.case.twin_lengths
+        assert twin.spec.name == p.case.compared_by and twin.probe == p.spec.probe and isinstance(twin.case, Case)
+        assert set(twin.case.inputs) == {*p.case.inputs, p.case.length_key}
+        assert low <= twin.case.inputs[p.case.length_key] <= high < p.case.lengths[0]
+        assert {k: v for k, v in twin.case.inputs.items() if k not in ("seed", "chunk_size", p.case.length_key)
+                and not isinstance(v, np.ndarray)} == {k: v for k, v in p.case.inputs.items()
+                                                       if k not in ("seed", "chunk_size") and not isinstance(v, np.ndarray)}
+        assert twin.case.inputs["seed"] != other[twin.id].case.inputs["seed"]  # drawn for the submission's code
+        compared = [q for q in planned if q.spec.name == twin.spec.name]
+        assert [q.id for q in compared].index(twin.id) == [q.id for q in other.values()
+                                                           if q.spec.name == twin.spec.name].index(twin.id)
+        before = probing._companions(p, compared, compared)
+        assert [c[0] for c in before] == [q.id for q in compared[:compared.index(twin)]]
+    places = {[q.id for q in planned if q.spec.name == t.spec.name].index(t.id) for t in twins.values()}
+    assert len(places) > 1 or len(twins) == 1

@@ -72,11 +72,11 @@ def test_the_bundle_digest_follows_the_checks_and_the_model_not_the_rest(tmp_pat
     assert model_costs.bundle_digest(tmp_path) != before
 
 
-def test_the_graders_secret_is_made_once_kept_private_and_decides_one_cut_for_model_and_student(tmp_path,
+def test_the_graders_secret_is_made_once_kept_private_and_places_one_twin_for_model_and_student(tmp_path,
                                                                                                   monkeypatch):
     from types import SimpleNamespace
 
-    from grader.grading import probing
+    from grader.grading import draws, probing
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setattr(model_costs, "_SECRET", [])
     first = model_costs.secret()
@@ -85,12 +85,23 @@ def test_the_graders_secret_is_made_once_kept_private_and_decides_one_cut_for_mo
     assert path.stat().st_mode & 0o777 == 0o600
     monkeypatch.setattr(model_costs, "_SECRET", [])  # another grader process reads the same one
     assert model_costs.secret() == first
-    pool = [SimpleNamespace(id=f"compared-{n:03d}") for n in range(12)]
-    cuts = {probing._cut(SimpleNamespace(id=f"cost_form-{n:03d}"), pool) for n in range(40)}
-    assert cuts <= set(range(1, 13)) and len(cuts) > 3  # a point in the run, never first, spread over it
-    case = SimpleNamespace(id="cost_form-000")
-    assert probing._cut(case, pool) == probing._cut(case, list(pool))  # the model's and a student's
-    assert probing._cut(case, []) == 0
+    cost = SimpleNamespace(id="cost_form-000", spec=SimpleNamespace(name="cost_form"))
+
+    def planned(n, twin_of=""):
+        return probing.PlannedCase(f"compared-{n:03d}", SimpleNamespace(name="compared", probe="runs"),
+                                   SimpleNamespace(inputs={"n": n}), twin_of=twin_of,
+                                   twin_probe="form_cost" if twin_of else "")
+    compared = [planned(n) for n in range(12)]
+    compared.insert(draws.place("compared-012", 13), planned(12, twin_of="cost_form-000"))
+    where = next(i for i, q in enumerate(compared) if q.twin_of)
+    model = probing._companions(cost, compared, compared)
+    assert [c[0] for c in model] == [q.id for q in compared[:where]]  # up to the twin, its place the secret's
+    assert all(c[1] == ("form_cost" if c[0] == "compared-012" else "runs") for c in model)
+    passed = compared[1:]  # a student who failed the first compared case: the others before the twin, the same place
+    assert [c[0] for c in probing._companions(cost, passed, compared)] == [q.id for q in compared[1:where]]
+    places = {draws.place(f"compared-{n:03d}", 13) for n in range(40)}
+    assert places <= set(range(13)) and len(places) > 3  # spread over the run
+    assert probing._companions(SimpleNamespace(id="cost_other-000", spec=cost.spec), compared, compared) == []
     path.unlink()  # a hostile one: a link to a file another user chose, or the wrong size, is not read
     (tmp_path / "elsewhere").write_bytes(b"x" * model_costs.SECRET_BYTES)
     path.symlink_to(tmp_path / "elsewhere")

@@ -305,7 +305,7 @@ COST_B, COST_D, COST_H, COST_SEED = 16, 64, 4, 1700  # a float64 history of the 
 # correct alternatives lost step_cost), so more sequences do not widen the margin
 
 
-@functools.lru_cache(maxsize=4)
+@functools.lru_cache(maxsize=32)
 def _cost_reference(T, seed=COST_SEED):
     """The reference's outputs and last state after T steps of the cost case's inputs (the probe makes the same)."""
     # the seed is drawn already (costs.drawn), and the probe makes x from it the same way
@@ -317,7 +317,7 @@ def _cost_reference(T, seed=COST_SEED):
     return {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
 
 
-@functools.lru_cache(maxsize=2)
+@functools.lru_cache(maxsize=32)
 def _cost_weights(seed=COST_SEED):
     return _inputs(seed, 1, 1, COST_D, COST_H)[1]
 

@@ -291,7 +291,7 @@ COST_HINT = ("Carry S (m × d_v) from token to token (or R from chunk to chunk):
              "re-sum the tokens seen so far at every step.")
 
 
-@functools.lru_cache(maxsize=16)  # (kind, length, lead, seed): every cost case's two lengths, each digest small
+@functools.lru_cache(maxsize=64)  # (kind, length, lead, seed): every cost case's two lengths, each digest small
 def _cost_reference(kind, L, lead=COST_LEAD, seed=COST_SEED):
     """The float64 reference at length L for the cost cases' inputs (the probe makes the same ones from the seed;
     a step's tokens are drawn one at a time)."""
