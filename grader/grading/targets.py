@@ -241,14 +241,14 @@ def _case_problems(sol: Path, specs, probes, plan) -> list[str]:
         return [f"{VERDICTS}: the checks cannot make their cases"]
     problems, seen = [], set()
     for p in planned:
-        params, required, var_kw = probes.get(p.spec.probe, ((), (), True))
+        params, required, var_kw = probes.get(p.probe, ((), (), True))
         given = set(p.case.inputs_at(p.case.lengths[0]) if hasattr(p.case, "inputs_at") else p.case.inputs)
         missing, extra = set(required) - given, set() if var_kw else given - set(params)
         if (missing or extra) and p.spec.name not in seen:
             seen.add(p.spec.name)
             problems.append(f"{VERDICTS}: check {p.spec.name!r}, case {p.case.label!r}: the inputs "
                             f"({', '.join(sorted(given))}) must be named as the parameters of probe "
-                            f"{p.spec.probe!r} ({', '.join(params)})")
+                            f"{p.probe!r} ({', '.join(params)})")
     return problems
 
 
