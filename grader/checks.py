@@ -14,6 +14,7 @@ from grader.grading import draws
 from grader.grading.checks import (  # noqa: F401
     Case,
     CheckSpec,
+    Seeded,
     check,
     judge_case,
     load_checks,
@@ -21,7 +22,8 @@ from grader.grading.checks import (  # noqa: F401
 )
 from grader.grading.costs import LINEAR, STEPS, CostCase  # noqa: F401
 
-__all__ = ["DIGEST", "LINEAR", "STEPS", "Case", "CheckSpec", "CostCase", "check", "close", "digest", "drawn",
+__all__ = ["DIGEST", "LINEAR", "STEPS", "Case", "CheckSpec", "CostCase", "Seeded", "check", "close", "digest",
+           "digested", "drawn",
            "judge_case", "load_checks", "moved", "probe_names"]
 
 
@@ -70,3 +72,19 @@ def digest(y: np.ndarray, *, time_axis: int = -2, tail: int = DIGEST["tail"], ev
     y = np.moveaxis(np.asarray(y), time_axis, -1)
     return {"y_sum": y.sum(-1), "y_sq": (y * y).sum(-1), "y_tail": np.moveaxis(y[..., -tail:], -1, time_axis),
             "y_every": np.moveaxis(y[..., ::every], -1, time_axis)}
+
+
+DIGEST_PARTS = ("sum", "sq", "tail", "every")
+
+
+def digested(got, key: str = "y0", *, time_axis: int = -2) -> dict:
+    """The digest (`digest`) of output ``key`` of a probe's result: made here from the full outputs where the probe
+    sent them, or as the probe made it after the call where they were long (keys ``<key>_sum``, ``<key>_sq``,
+    ``<key>_tail``, ``<key>_every``, as `digest` names them with ``y``). A cost case's ``outputs``: its reference
+    is a digest, and a probe cannot send 64 MiB of outputs."""
+    if key in got:
+        return digest(np.asarray(got[key], dtype=np.float64), time_axis=time_axis)
+    missing = [part for part in DIGEST_PARTS if f"{key}_{part}" not in got]
+    if missing:
+        raise ValueError(f"the result has no '{key}'")
+    return {f"y_{part}": np.asarray(got[f"{key}_{part}"], dtype=np.float64) for part in DIGEST_PARTS}

@@ -19,15 +19,29 @@ import sys
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping, NamedTuple
 
 import numpy as np
 
 from grader.grading.fingerprint import output_digest
 from grader.results import CaseOutcome
+from grader.sandbox.inside import seeded as _seeded
 
 Scalar = bool | int | float | str
 Value = np.ndarray | Scalar
+
+
+class Seeded(NamedTuple):
+    """An input array named by its seed: numpy's ``default_rng(seed).standard_normal(shape) * scale``, float64. The
+    driver makes it in the sandbox and hands it to the student's process as any input array (a cost case's 192 MiB
+    are not sent); `array` makes the same one here, for the reference (`inside/seeded.py`: one rule, both sides)."""
+
+    seed: int
+    shape: tuple[int, ...]
+    scale: float = 1.0
+
+    def array(self) -> np.ndarray:
+        return _seeded.make(self.seed, self.shape, self.scale)
 
 
 @dataclass(frozen=True)
@@ -43,6 +57,8 @@ class Case:
     suspects: Mapping[str, Mapping[str, Value] | np.ndarray] = field(default_factory=dict)
     hint: str = ""
     judged_if: str = ""  # this case's gate, where one check runs several forms (else the check's `judged_if`)
+    # what the probe's result is judged as (a digest of long outputs: `grader.checks.digested`), where not as it is
+    outputs: Callable[[Mapping[str, Value]], Mapping[str, Value]] | None = None
 
 
 @dataclass(frozen=True)
@@ -193,6 +209,12 @@ def _judged(spec: CheckSpec, case: Case, got: Mapping[str, Value] | None, error:
         raised = error.startswith("raised ")
         return CaseOutcome(spec.name, case.label, False, f"{prefix}: {error or 'no result'}.{hint}",
                            cause=error if raised else spec.cause, raised=raised)
+    if case.outputs is not None:
+        try:
+            got = case.outputs(got)
+        except Exception as exc:  # hostile or odd output: a failed case, said plainly
+            return CaseOutcome(spec.name, case.label, False, f"{prefix}: the result could not be read "
+                               f"({type(exc).__name__}: {str(exc)[:200]}).{hint}", cause=spec.cause)
     problems: list[str] = []
     keys = list(case.expect or {})
     for key, want in (case.expect or {}).items():

@@ -50,7 +50,7 @@ from typing import Callable, Mapping
 
 import numpy as np
 
-from grader.grading.checks import Case, CheckSpec, judge_case
+from grader.grading.checks import Case, CheckSpec, Seeded, judge_case
 from grader.results import CaseOutcome
 
 log = logging.getLogger(__name__)
@@ -117,10 +117,18 @@ class CostCase:
     compared_by: str = ""  # the check that compares this form with the reference at short lengths (see judge_cost)
     # seed -> (inputs, expect) made from that seed: the grader draws it from its secret (`drawn`), so the measured
     # inputs' values are not in the hidden source for a form to recognise (blind attacks7); None: as given
-    draw: Callable[[int], tuple[Mapping[str, Scalar | list], Callable[[int], Mapping[str, np.ndarray]]]] | None = None
+    # (or three: the arrays too, as ``arrays`` takes them)
+    draw: Callable[[int], tuple] | None = None
     # the lengths its twin is compared at (`twin`): past every small int Python caches (256), so not even the
     # length's refcount tells the twin from the measured run; a length switch above them is the known-open one
     twin_lengths: tuple[int, int] = (260, 520)
+    # n -> the array inputs at length n, named by seed (`Seeded`: the driver makes them in the sandbox), where the
+    # probe is handed arrays as the comparing check's cases hand them (the length is then not an input); None: the
+    # probe is handed the length and makes its arrays itself
+    arrays: Callable[[int], Mapping[str, Seeded]] | None = None
+    # what the probe's result is judged as (`Case.outputs`): `grader.checks.digested` where the probe returns a
+    # comparing check's outputs, long ones digested after the call; None: as it is
+    outputs: Callable[[Mapping], Mapping] | None = None
 
     def __post_init__(self) -> None:
         short, long = self.lengths
@@ -133,29 +141,34 @@ class CostCase:
                              f"{short} (its short length)")
 
     def inputs_at(self, n: int) -> dict:
+        if self.arrays is not None:
+            return {**self.inputs, **self.arrays(n)}
         return {**self.inputs, self.length_key: n}
 
 
 def drawn(case: CostCase, seed: int) -> CostCase:
-    """``case`` with the inputs (and reference) its ``draw`` makes from ``seed``; as it is without a draw."""
+    """``case`` with the inputs and reference (and arrays, where it returns three) its ``draw`` makes from
+    ``seed``; as it is without a draw."""
     if case.draw is None:
         return case
-    inputs, expect = case.draw(seed)
-    return dataclasses.replace(case, inputs=inputs, expect=expect, draw=None)
+    made = case.draw(seed)
+    arrays = made[2] if len(made) > 2 else case.arrays
+    return dataclasses.replace(case, inputs=made[0], expect=made[1], arrays=arrays, draw=None)
 
 
 def twin(case: CostCase, seed: int, at: float) -> Case:
     """The compared case that stands where ``case`` is measured (`probing._plan`): the same probe, the same
-    inputs (drawn from ``seed``, as the measured run's are from the grader's) and the same settings, at a length
-    drawn in ``twin_lengths`` by ``at`` (in [0, 1)), judged on the same outputs against the reference. From
-    inside, a call the cost run measures is then a call the comparing run compares, up to its length: no
-    argument, setting, kept output or order of calls is the measured run's alone (blind attacks13)."""
+    inputs and settings (drawn from ``seed``, the measured run's: `draws.measured`), at a length drawn in
+    ``twin_lengths`` by ``at`` (in [0, 1)), judged on the same outputs against the reference. From inside, a call
+    the cost run measures is then a call the comparing run compares, up to its length: no argument, setting,
+    kept output or order of calls is the measured run's alone (blind attacks13)."""
     low, high = case.twin_lengths
     n = low + int(at * (high - low + 1))
     drawn_case = drawn(case, seed)
     what = "steps" if case.grows == STEPS else "tokens"
     return Case(label=f"{case.label}: the measured call, compared over a few hundred {what}",
-                inputs=drawn_case.inputs_at(n), expect=drawn_case.expect(n), atol=case.atol, rtol=case.rtol)
+                inputs=drawn_case.inputs_at(n), expect=drawn_case.expect(n), atol=case.atol, rtol=case.rtol,
+                outputs=case.outputs)
 
 
 @dataclass(frozen=True)
@@ -348,7 +361,7 @@ def _answer_problem(spec: CheckSpec, case: CostCase, n: int, answer: RunAnswer, 
     if answer.got is None:
         return f"{at}: {answer.why or 'no result'}"
     outputs = Case(label=case.label, inputs={}, expect=_reference(spec, case, n, kept), atol=case.atol,
-                   rtol=case.rtol)
+                   rtol=case.rtol, outputs=case.outputs)
     outcome = judge_case(spec, outputs, answer.got)
     if not outcome.passed:
         return f"{at}: " + outcome.message.split(": ", 1)[-1].rstrip(".") + f" {ONLY_CORRECT}"

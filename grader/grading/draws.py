@@ -13,7 +13,8 @@
   model solution and every student (their costs are compared), and no form can recognise it either.
 - `place`: where a cost case's twin comes among the comparing check's cases (`probing._plan`), and so where the
   cost case comes in its runs (`probing._companions`): the grader's.
-- `twin`: a twin's inputs and length (`costs.twin`), for this thread's submission, as `compared` draws.
+- `twin`: a twin's length (`costs.twin`), for this thread's submission; its settings and inputs are the measured
+  call's (`measured`).
 """
 from __future__ import annotations
 
@@ -89,11 +90,10 @@ def measured() -> int:
     return _of(b"seed") >> (8 * SEED_BYTES - 32)
 
 
-def twin(label: str) -> tuple[int, float]:
-    """The seed (32 bits, as the probes take it) and a fraction in [0, 1) the twin of the cost case ``label``
-    is drawn from (`costs.twin`), for this thread's submission."""
-    whole = _of(b"twin\0" + _code() + b"\0" + label.encode())
-    return whole >> (8 * SEED_BYTES - 32), (whole & 0xFFFFFFFF) / 2**32
+def twin(label: str) -> float:
+    """A fraction in [0, 1): where in its range the length of the twin of the cost case ``label`` is drawn
+    (`costs.twin`), for this thread's submission."""
+    return (_of(b"twin\0" + _code() + b"\0" + label.encode()) & 0xFFFFFFFF) / 2**32
 
 
 def place(label: str, n: int) -> int:

@@ -94,7 +94,7 @@ class Kept:
     unsandboxed: bool
 
     def _path(self, check: str, case: CostCase) -> Path:
-        inputs = sorted((k, repr(v)) for k, v in case.inputs.items())
+        inputs = sorted((k, repr(v)) for k, v in case.inputs_at(case.lengths[0]).items())  # seeded arrays' seeds too
         key = json.dumps([VERSION, self.bundle, self.unsandboxed, harness(), machine(), check, case.label,
                           list(case.lengths), case.length_key, case.grows, case.sequences, inputs,
                           hashlib.sha256(secret()).hexdigest()])  # the model was measured at this secret's cuts
@@ -116,7 +116,7 @@ class Kept:
         return out  # type: ignore[return-value]
 
     def _reference_path(self, check: str, case: CostCase, n: int) -> Path:
-        inputs = sorted((k, repr(v)) for k, v in case.inputs.items())  # the drawn seed among them
+        inputs = sorted((k, repr(v)) for k, v in case.inputs_at(n).items())  # the drawn seed among them
         key = json.dumps([VERSION, "reference", self.bundle, check, case.label, case.length_key, inputs, n])
         return self.folder / f"reference-{hashlib.sha256(key.encode()).hexdigest()}.npz"
 

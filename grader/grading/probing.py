@@ -29,7 +29,7 @@ import numpy as np
 from grader import sandbox
 from grader.config import AssignmentConfig, load_assignment
 from grader.grading import costs, draws, messages, model_costs
-from grader.grading.checks import Case, CheckSpec, judge_case, load_checks
+from grader.grading.checks import Case, CheckSpec, Seeded, judge_case, load_checks
 from grader.results import CaseOutcome
 from grader.sandbox import channel, seccomp
 
@@ -37,7 +37,7 @@ log = logging.getLogger(__name__)
 
 DRIVER = sandbox.inside_script("driver.py")
 # what the driver loads from its own folder (copied beside it, where present)
-DRIVER_MODULES = ("wire.py", "caller.py", "kernel.py", "apart.py", "spawner.py")
+DRIVER_MODULES = ("wire.py", "caller.py", "kernel.py", "apart.py", "spawner.py", "seeded.py")
 MAX_RESULT_BYTES = 32 * 1024 * 1024  # one case's answer
 # Every check run's room: no sockets (kernel socket buffers are memory a cgroup v1 host does not charge to
 # the run) and 4 MiB to write in /tmp and in the submission's copy (files written there are tmpfs pages the run
@@ -109,9 +109,9 @@ def _add_twin(p: PlannedCase, cases: list[PlannedCase], compared: CheckSpec) -> 
     """The cost case ``p``'s twin (`costs.twin`) among the comparing check's ``cases``, at a place drawn from the
     grader's secret (`draws.place`: the same for the model's runs and every student's); the cost runs hand the
     cost case over where the twin stands (`_companions`), after the cases before it."""
-    seed, at = draws.twin(p.id)
-    twin = PlannedCase(f"{compared.name}-{len(cases):03d}", compared, costs.twin(p.case, seed, at), twin_of=p.id,
-                       twin_probe=p.spec.probe)
+    at = draws.twin(p.id)  # its length, per submission; its settings and inputs the measured call's
+    twin = PlannedCase(f"{compared.name}-{len(cases):03d}", compared, costs.twin(p.case, draws.measured(), at),
+                       twin_of=p.id, twin_probe=p.spec.probe)
     cases.insert(draws.place(twin.id, len(cases) + 1), twin)
 
 
@@ -150,16 +150,20 @@ def _job_bytes(tree: Path, config: AssignmentConfig, cases: list[tuple[str, str,
     parts = [channel.encode(header)]
     for case_id, probe, inputs, group in cases:
         arrays, body = case_arrays(inputs)
-        scalars = {k: v for k, v in inputs.items() if not isinstance(v, np.ndarray)}
+        scalars = {k: v for k, v in inputs.items() if not isinstance(v, (np.ndarray, Seeded))}
+        seeded = [{"key": k, "seed": v.seed, "shape": list(v.shape), "scale": v.scale}
+                  for k, v in inputs.items() if isinstance(v, Seeded)]
         parts.append(channel.encode({"id": case_id, "probe": probe, "scalars": scalars, "arrays": arrays,
-                                     "group": group, "timeout": case_timeout}, body))
+                                     "group": group, "timeout": case_timeout, **({"seeded": seeded} if seeded else {})},
+                                    body))
     parts.append(channel.encode({"end": True}))
     return b"".join(parts)
 
 
 def case_arrays(inputs: dict) -> tuple[list[dict], bytes]:
     """A case's arrays as the driver hands them on to the student's process as they are (`driver.for_child`):
-    each one's key, dtype, count, offset and shape, and their bytes one after another (C order, native)."""
+    each one's key, dtype, count, offset and shape, and their bytes one after another (C order, native). Arrays
+    named by seed (`Seeded`) are not among them: the driver makes those (`driver.with_seeded`) and packs them after."""
     meta, parts, offset = [], [], 0
     for key, value in inputs.items():
         if not isinstance(value, np.ndarray):

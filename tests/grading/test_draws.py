@@ -120,36 +120,38 @@ def test_the_compared_inputs_are_drawn_for_the_submissions_code(tmp_path):
     assert (a_measured, a_place) == (b_measured, b_place)
 
 
+def _same(a, b):
+    return a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) if isinstance(a[k], np.ndarray) else a[k] == b[k]
+                                        for k in a)
+
+
 @pytest.mark.parametrize("name", ASSIGNMENTS)
 def test_every_cost_case_has_a_twin_the_comparing_check_judges_with_the_same_call(name):
-    """Where a cost case is measured, its comparing check has a case of its own (`costs.twin`): the same probe, the
-    same argument names and settings, a length in ``twin_lengths`` and inputs drawn for the submission; its place in
-    that check is the grader's, so the cost run's companions are the cases before it (blind attacks13 told the
+    """Where a cost case is measured, its comparing check has a case of its own (`costs.twin`): the same probe and
+    the measured call's own inputs and settings, at a length in ``twin_lengths`` (drawn per submission); its place
+    in that check is the grader's, so the cost run's companions are the cases before it (blind attacks13 told the
     measured call by its arguments, kept outputs, order of calls and settings)."""
-    from grader.grading import probing
+    from grader.grading import costs, probing
     tree = ROOT / "solutions" / name
     with draws.under(b"\x07" * 32), draws.for_submission(b"one"):
         planned = probing.plan(tree)
+        seed = draws.measured()
     with draws.under(b"\x07" * 32), draws.for_submission(b"other"):
-        other = {p.id: p for p in probing.plan(tree)}
+        other = [p.id for p in probing.plan(tree)]
     costs_ = [p for p in planned if isinstance(p.case, CostCase)]
     twins = {p.twin_of: p for p in planned if p.twin_of}
     assert costs_ and set(twins) == {p.id for p in costs_}
     for p in costs_:
-        twin = twins[p.id]
+        twin, measured = twins[p.id], costs.drawn(p.case, seed)
         low, high = p.case.twin_lengths
         assert twin.spec.name == p.case.compared_by and twin.probe == p.spec.probe and isinstance(twin.case, Case)
-        assert set(twin.case.inputs) == {*p.case.inputs, p.case.length_key}
-        assert low <= twin.case.inputs[p.case.length_key] <= high < p.case.lengths[0]
-        def settings(inputs):  # what is not drawn: the same for the twin as for the measured call
-            return {k: v for k, v in inputs.items() if k not in ("seed", "chunk_size", p.case.length_key)
-                    and not isinstance(v, np.ndarray)}
-        assert settings(twin.case.inputs) == settings(p.case.inputs)
-        assert twin.case.inputs["seed"] != other[twin.id].case.inputs["seed"]  # drawn for the submission's code
+        assert high < p.case.lengths[0]
+        assert any(_same(twin.case.inputs, measured.inputs_at(n)) for n in range(low, high + 1)), twin.case.inputs
         compared = [q for q in planned if q.spec.name == twin.spec.name]
-        assert [q.id for q in compared].index(twin.id) == [q.id for q in other.values()
-                                                           if q.spec.name == twin.spec.name].index(twin.id)
+        assert [q.id for q in compared].index(twin.id) == [q for q in other if q.startswith(twin.spec.name + "-")
+                                                           ].index(twin.id)  # the grader's place, not the code's
         before = probing._companions(p, compared, compared)
         assert [c[0] for c in before] == [q.id for q in compared[:compared.index(twin)]]
+        assert all(c[1] == twin.spec.probe for c in before if c[0] != twin.id)
     places = {[q.id for q in planned if q.spec.name == t.spec.name].index(t.id) for t in twins.values()}
     assert len(places) > 1 or len(twins) == 1

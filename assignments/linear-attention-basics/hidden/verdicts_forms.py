@@ -4,11 +4,22 @@ import functools
 
 import numpy as np
 
-from grader.checks import DIGEST, LINEAR, STEPS, Case, CostCase, check, close, digest, drawn
+from grader.checks import DIGEST, LINEAR, STEPS, Case, CostCase, Seeded, check, close, digest, digested, drawn
 
 from . import reference as ref
 from . import verdicts as v
-from .verdicts import FORM_NAME, LEADS, LINEAR_FORMS, MISTAKES, RETENTION_FORMS, SHAPES, gamma_label, gammas, runs
+from .verdicts import (
+    FLOAT_GAMMAS,
+    FORM_NAME,
+    LEADS,
+    LINEAR_FORMS,
+    MISTAKES,
+    RETENTION_FORMS,
+    SHAPES,
+    gamma_label,
+    gammas,
+    runs,
+)
 
 
 def grid(seed0=0):
@@ -332,30 +343,105 @@ def _cost_case(form, name, lead=COST_LEAD, lengths=COST_LENGTHS):
                     rtol=1e-5, atol=1e-4)
 
 
+# A whole-sequence form is measured as its equivalence check calls it: the same probe (linear_runs,
+# retention_runs) with the same arguments, its Q, K, V made by the driver from a seed (`Seeded`: 192 MiB at 128
+# sequences of 16384 tokens is not sent) and its outputs digested by the probe after the call. Every setting that
+# is not a size is drawn, from the grader's secret, from those its equivalence check's grid uses, so a form cannot
+# be efficient at the measured settings alone: the leading dims' structure (one or two), m and d_v, the inputs'
+# scale, the decay and the chunk size. From inside, the measured call is an ordinary compared call, made long.
+FORM_PROBE = {"linear_recurrent": ("linear_runs", "recurrent"), "retention_recurrent": ("retention_runs", "recurrent"),
+              "chunkwise": ("retention_runs", "chunkwise")}
+MANY_LEADS, ONE_LEADS = ((128,), (8, 16)), ((), (1,))  # as LEADS: one leading dim or two (or none)
+DRAWN_SHAPES = tuple((m, d_v) for _, m, d_v in SHAPES)  # (m, d_v) as the grid has them
+# the inputs' scale: the linear grid's are scaled by 1.5, its layout and singleton cases' and every retention case's not
+DRAWN_SCALES = {"linear_recurrent": (1.0, 1.5), "retention_recurrent": (1.0,), "chunkwise": (1.0,)}
+DRAWN_GAMMAS = (*FLOAT_GAMMAS, 0.8)  # the grid's scalar decays, and the layout and singleton cases'
+# the chunk size: for retention_recurrent (which ignores it) the compared cases' (singleton, layouts, grid); for
+# retention_chunkwise a size, drawn in CHUNK_DRAWN: an honest chunkwise form may hold (L / chunk)² (every full chunk
+# at once, one decay matrix over the chunks: `tests/adversarial/cost_batched_chunkwise`), 512 MiB at chunk 2 and
+# L = 16384 (it lost chunkwise_memory there); its twin is compared at the measured chunk size
+DRAWN_CHUNKS = {"linear_recurrent": (2, 3, 4), "retention_recurrent": (2, 3, 4),
+                "chunkwise": tuple(range(CHUNK_DRAWN[0], CHUNK_DRAWN[1] + 1))}
+
+
+def _settings(form, seed, sequences):
+    """The measured call's settings, drawn from ``seed`` (the grader's) among its equivalence check's cases'."""
+    rng = np.random.default_rng([seed, 7])
+    leads = MANY_LEADS if sequences > 1 else ONE_LEADS
+    m, d_v = DRAWN_SHAPES[rng.integers(len(DRAWN_SHAPES))]
+    return {"lead": leads[rng.integers(len(leads))], "m": int(m), "d_v": int(d_v),
+            "scale": DRAWN_SCALES[form][rng.integers(len(DRAWN_SCALES[form]))],
+            "gamma": DRAWN_GAMMAS[rng.integers(len(DRAWN_GAMMAS))],
+            "chunk": DRAWN_CHUNKS[form][rng.integers(len(DRAWN_CHUNKS[form]))]}
+
+
+def _seeded_qkv(seed, got, L):
+    """Q0, K0, V0 at length L as the driver makes them (V unscaled, as `ref.qkv` makes it)."""
+    lead, m, d_v = got["lead"], got["m"], got["d_v"]
+    return {"Q0": Seeded(4 * seed, (*lead, L, m), got["scale"]),
+            "K0": Seeded(4 * seed + 1, (*lead, L, m), got["scale"]), "V0": Seeded(4 * seed + 2, (*lead, L, d_v))}
+
+
+@functools.lru_cache(maxsize=64)
+def _form_reference(form, L, seed, sequences):
+    """The float64 reference digest at length L for the inputs the measured call is made from (16 sequences at a
+    time: the cumulative form holds L × m × d_v per sequence, and the grader grades a class in one process)."""
+    got = _settings(form, seed, sequences)
+    Q, K, V = (a.array() for a in _seeded_qkv(seed, got, L).values())
+    lead = Q.shape[:-2]
+    Q, K, V = (x.reshape(-1, *x.shape[-2:]) for x in (Q, K, V))
+
+    def one(q, k, v):
+        if form == "linear_recurrent":
+            return ref.linear_attention(q, k, v)
+        return ref.retention_by_steps(q, k, v, got["gamma"])
+    parts = [digest(one(Q[i:i + 16], K[i:i + 16], V[i:i + 16])) for i in range(0, Q.shape[0], 16)]
+    return {key: np.concatenate([part[key] for part in parts]).reshape(*lead, *parts[0][key].shape[1:])
+            for key in parts[0]}
+
+
+def _form_case(form, name, lead=COST_LEAD, lengths=COST_LENGTHS):
+    probe_form = FORM_PROBE[form][1]
+    sequences = lead[0]
+
+    def draw(seed):
+        got = _settings(form, seed, sequences)
+        inputs = {"n": 1, "form": probe_form}
+        if form != "linear_recurrent":
+            inputs.update(gamma0=got["gamma"], chunk0=got["chunk"])
+        return inputs, (lambda n: _form_reference(form, n, seed, sequences)), (lambda n: _seeded_qkv(seed, got, n))
+    inputs, expect, arrays = draw(COST_SEED)
+    many = "sequences" if sequences > 1 else "sequence"
+    return CostCase(label=f"{name}, float64, {sequences} {many} of {lengths[0]} and of {lengths[1]} tokens",
+                    inputs=inputs, expect=expect, arrays=arrays, draw=draw, lengths=lengths, grows=LINEAR,
+                    sequences=sequences, hint=COST_HINT, compared_by=COMPARED_BY[form], outputs=digested,
+                    rtol=1e-5, atol=1e-4)  # as _cost_case's: the digest's sums add thousands of outputs
+
+
 def _cost_cases(form, name):
     """The form at 128 sequences (where quadratic work is far over the work cap), then on one sequence (where
     an L × L matrix shared by every sequence, a mask say, is far more than what an honest form holds more than
     the model: at 128 sequences another copy of the outputs is as large)."""
-    yield _cost_case(form, name, lengths=MANY_LENGTHS)
-    yield _cost_case(form, name, lead=(1,))
+    yield _form_case(form, name, lengths=MANY_LENGTHS)
+    yield _form_case(form, name, lead=(1,))
 
 
-@check(probe="form_cost", cause="linear_attention_recurrent is not recurrent (it builds an L × L matrix, calls a "
-                                "parallel form on the whole sequence or re-reads the history at every token)")
+@check(probe="linear_runs", cause="linear_attention_recurrent is not recurrent (it builds an L × L matrix, calls a "
+                                  "parallel form on the whole sequence or re-reads the history at every token)")
 def cost_linear_recurrent():
     """linear_attention_recurrent carries a state: memory and work linear in L, measured from outside."""
     yield from _cost_cases("linear_recurrent", "linear_attention_recurrent")
 
 
-@check(probe="form_cost", cause="retention_recurrent is not recurrent (it builds an L × L matrix, calls a parallel "
-                                "form on the whole sequence or re-reads the history at every token)")
+@check(probe="retention_runs", cause="retention_recurrent is not recurrent (it builds an L × L matrix, calls a "
+                                     "parallel form on the whole sequence or re-reads the history at every token)")
 def cost_retention_recurrent():
     """retention_recurrent carries a state: memory and work linear in L, measured from outside."""
     yield from _cost_cases("retention_recurrent", "retention_recurrent")
 
 
-@check(probe="form_cost", cause="retention_chunkwise is not chunkwise (it builds an L × L matrix, calls a parallel "
-                                "form on the whole sequence or re-reads the history at every chunk)")
+@check(probe="retention_runs", cause="retention_chunkwise is not chunkwise (it builds an L × L matrix, calls a "
+                                     "parallel form on the whole sequence or re-reads the history at every chunk)")
 def cost_chunkwise():
     """retention_chunkwise carries R from chunk to chunk: memory and work linear in L, measured from outside."""
     yield from _cost_cases("chunkwise", "retention_chunkwise")

@@ -55,6 +55,7 @@ student_thread = _beside("caller")  # where the probes call the student's code (
 _beside("kernel")  # the Linux calls `apart.py` makes (`kernel.py`)
 apart = _beside("apart")  # each student process in namespaces of its own (`apart.py`)
 spawn = _beside("spawner")  # where every student process is forked from (`spawner.py`)
+seeded = _beside("seeded")  # the arrays a case names by seed, made here (`seeded.py`)
 APART = []  # [True] when this run's student processes are set up apart (tried once, before the first)
 CALLER = None  # the child's Caller, made before the probes' source runs
 GUARD = []  # the child's Guard, made before the student's import
@@ -171,6 +172,33 @@ def for_child(case, inputs, nonce):
     scalars, arrays = case.get("scalars", {}), case.get("arrays", [])
     return {"probe": case.get("probe"), "scalars": scalars if isinstance(scalars, dict) else {},
             "arrays": arrays if isinstance(arrays, list) else [], "nonce": nonce}, inputs
+
+
+MAX_SEEDED_BYTES = 1 << 30  # of one case's seeded arrays (the grader's job is trusted; a bound all the same)
+
+
+def with_seeded(case, inputs):
+    """The case with the arrays it names by seed (``seeded``: key, seed, shape, scale) made here and packed after
+    its other arrays, as the grader packs them: the child reads them as any case's (`child_receive`), and the
+    grader sends a seed, not 192 MiB."""
+    specs = case.get("seeded")
+    if not isinstance(specs, list) or not specs:
+        return case, inputs
+    shapes = [[int(n) for n in spec["shape"]] for spec in specs]
+    sizes = [8 * math.prod(shape) for shape in shapes]
+    if sum(sizes) > MAX_SEEDED_BYTES or any(n < 0 for shape in shapes for n in shape):
+        raise ValueError("seeded arrays too large")
+    body = bytearray(len(inputs) + sum(sizes))
+    body[:len(inputs)] = inputs
+    arrays, offset = list(case.get("arrays") or []), len(inputs)
+    for spec, shape, size in zip(specs, shapes, sizes):
+        view = np.frombuffer(body, dtype=np.float64, count=size // 8, offset=offset).reshape(shape)
+        seeded.fill(view, int(spec["seed"]), float(spec.get("scale", 1.0)))
+        del view
+        arrays.append({"key": str(spec["key"]), "dtype": "<f8", "count": size // 8, "offset": offset,
+                       "shape": shape})
+        offset += size
+    return {**case, "arrays": arrays}, body
 
 
 def _finite(text):  # no inf from "1e999" either
@@ -804,6 +832,12 @@ def main():
             if kid is None:
                 send(CHANNEL, {**message, "event": "stopped", "why": "import"})
                 return
+        try:
+            case, inputs = with_seeded(case, inputs)
+        except (KeyError, TypeError, ValueError, OverflowError, MemoryError) as exc:
+            send(CHANNEL, {"event": "case", "case": case.get("id"), "stopped": "garbled",
+                           "why": f"its seeded inputs could not be made ({type(exc).__name__})"})
+            continue
         entry, body, stale = run_case(kid, case, inputs, job)
         del inputs
         entry["disk_full"] = entry.get("disk_full") is True or wire.disk_full(("/submission", "/tmp"))

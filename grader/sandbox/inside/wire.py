@@ -27,10 +27,13 @@ def lengths(data, offset=0):
 
 
 def send(fd, header, body=b""):
-    """Write one message to ``fd`` whole (a pipe may take it in parts)."""
-    data = memoryview(encode(header, body))
-    while data:
-        data = data[os.write(fd, data):]
+    """Write one message to ``fd`` whole (a pipe may take it in parts): the prefix and header, then the body as it
+    is (a case's arrays can be hundreds of MiB: not copied into one message first)."""
+    head = json.dumps(header, allow_nan=False).encode()
+    for part in (struct.pack(PREFIX, len(head), len(body)) + head, body):
+        data = memoryview(part)
+        while data:
+            data = data[os.write(fd, data):]
 
 
 def disk_full(folders):
