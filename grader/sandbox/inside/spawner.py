@@ -159,8 +159,10 @@ def _become(ctl, rep, pairs, n, target, become):
             os.dup2(answers_w, target[1])
             os.close(cases_r)
             os.close(answers_w)
-        for fd in target:  # dated now: every pair was made at the run's start, so the k-th process's pipes were
-            os.utime(fd)  # as old as the run at its import, where a cost run's first process's are not (blind attacks14)
+        # its pipes dated now: every pair was made at the run's start, so the k-th process's pipes were as old as
+        # the run at its import, and a cost run's first process's were not (blind attacks14 read that)
+        for fd in target:
+            os.utime(fd)
         gc.enable()
         gc.collect(0)  # the same counts in every student process
         become(*target)
