@@ -13,6 +13,7 @@
   model solution and every student (their costs are compared), and no form can recognise it either.
 - `place`: where a cost case's twin comes among the comparing check's cases (`probing._plan`), and so where the
   cost case comes in its runs (`probing._companions`): the grader's.
+- `order`: the order of the cases of a check that compares a cost case's form, for this thread's submission.
 - `twin`: a twin's length (`costs.twin`), for this thread's submission; its settings and inputs are the measured
   call's (`measured`).
 """
@@ -22,6 +23,8 @@ import contextlib
 import hashlib
 import threading
 from collections.abc import Iterator
+
+import numpy as np
 
 from grader.grading import model_costs
 
@@ -94,6 +97,12 @@ def twin(label: str) -> float:
     """A fraction in [0, 1): where in its range the length of the twin of the cost case ``label`` is drawn
     (`costs.twin`), for this thread's submission."""
     return (_of(b"twin\0" + _code() + b"\0" + label.encode()) & 0xFFFFFFFF) / 2**32
+
+
+def order(label: str, n: int) -> list[int]:
+    """A permutation of range(n) for ``label``, for this thread's submission: the order the cases of a check that
+    compares a cost case's form run in (`probing._plan`)."""
+    return [int(i) for i in np.random.default_rng(_of(b"order\0" + _code() + b"\0" + label.encode())).permutation(n)]
 
 
 def place(label: str, n: int) -> int:

@@ -155,3 +155,7 @@ def test_every_cost_case_has_a_twin_the_comparing_check_judges_with_the_same_cal
         assert all(c[1] == twin.spec.probe for c in before if c[0] != twin.id)
     places = {[q.id for q in planned if q.spec.name == t.spec.name].index(t.id) for t in twins.values()}
     assert len(places) > 1 or len(twins) == 1
+    for name in {t.spec.name for t in twins.values()}:  # the comparing cases' order is drawn per submission
+        mine = [q.id for q in planned if q.spec.name == name]
+        theirs = [q for q in other if q.startswith(name + "-")]
+        assert mine != theirs and sorted(mine) == sorted(theirs)
