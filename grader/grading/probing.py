@@ -77,6 +77,7 @@ class CheckRun:
     peak_memory_mb: float = 0.0
     cpu_s: float = 0.0  # CPU time of the sandboxed process trees, restarts included
     apart_refused: bool = False  # the run was to set each check's process apart and the kernel refused
+    answered: frozenset[str] = frozenset()  # ids of the cases the student's process answered (right, wrong or raising)
 
 
 def plan(tree: Path) -> list[PlannedCase]:
@@ -318,7 +319,8 @@ def _merged(parts: list[list[PlannedCase]], runs: list[CheckRun], ordinary: list
     notes = tuple(dict.fromkeys(n for run in runs for n in run.notes))
     return CheckRun(tuple(by_id[p.id] for p in ordinary), notes, runs[0].isolation,
                     round(sum(r.seconds for r in runs), 3), any(r.import_hung for r in runs),
-                    max(r.peak_memory_mb for r in runs), round(sum(r.cpu_s for r in runs), 3))
+                    max(r.peak_memory_mb for r in runs), round(sum(r.cpu_s for r in runs), 3),
+                    answered=frozenset().union(*(r.answered for r in runs)))
 
 
 def _modules_only(folder: str, names: list[str]) -> list[str]:
@@ -366,8 +368,11 @@ def _with_costs(checked: CheckRun, planned: list[PlannedCase], measured: list[Pl
                                       f"{p.spec.title} [{p.case.label}]: not checked, because {import_failed}.")
             continue
         compared = [q for q in planned if isinstance(q.case, Case) and q.spec.name == p.case.compared_by]
+        # the student's companions: every case before the twin its process answered in the ordinary run, right
+        # or wrong (one it failed on purpose, left out here, would tell the cost run: blind attacks15), not one
+        # that crashed or hung it (then the measured call would meet a fresh process)
         before = {"model": _companions(p, compared, compared),
-                  "student": _companions(p, [q for q in compared if by_id[q.id].passed], compared)}
+                  "student": _companions(p, [q for q in compared if q.id in checked.answered], compared)}
         runner = _alone_runner(p, checks_tree, submission, config, unsandboxed, cancel, notes, spent, before)
         by_id[p.id] = costs.judge_cost(p.spec, costs.drawn(p.case, draws.measured()), runner, stamp, kept)
     return CheckRun(tuple(by_id[p.id] for p in planned), tuple(notes), checked.isolation,
@@ -383,9 +388,9 @@ def _stamp(checks_tree: Path) -> tuple[str, int]:
 
 def _companions(p: PlannedCase, pool: list[PlannedCase], compared: list[PlannedCase]) -> list[tuple]:
     """A cost run's cases before the cost case: the comparing check's cases (``compared``, in their order, its
-    twins among them) that stand before the cost case's twin (`_add_twin`), of ``pool`` (for the student, only
-    those it passed in the ordinary run: they ran there without a crash); all in one process, as the comparing
-    check's own run has them, and then the cost case where its twin stood.
+    twins among them) that stand before the cost case's twin (`_add_twin`), of ``pool`` (for the student, those
+    its process answered in the ordinary run, right or wrong: they ran there without a crash); all in one process,
+    as the comparing check's own run has them, and then the cost case where its twin stood.
 
     From inside, then, the run that measures a form is the run that compares it, up to the twin: the same calls
     before it, and at the twin's place the same probe with the same arguments, settings and keep-or-drop of the
@@ -468,6 +473,7 @@ def _judge(planned: list[PlannedCase], result: sandbox.RunResult, limits, run_li
     verdict: dict[str, CaseOutcome] = {}
     notes: list[str] = []
     by_id = {p.id: p for p in planned}
+    answered: set[str] = set()
     import_hung, stop_reason = False, ""
     first = decoded[0].header if decoded else {}
     if first.get("event") != "import":
@@ -503,6 +509,8 @@ def _judge(planned: list[PlannedCase], result: sandbox.RunResult, limits, run_li
         else:
             got, why = _read_result(message)
             verdict[p.id] = judge_case(p.spec, p.case, got, why)
+        if "stopped" not in entry:
+            answered.add(p.id)
         if entry.get("disk_full") is True and not verdict[p.id].passed:
             note = messages.disk_full(run_limits.max_disk_mb, run_limits.tmp_mb)
             if note not in notes:
@@ -517,7 +525,8 @@ def _judge(planned: list[PlannedCase], result: sandbox.RunResult, limits, run_li
                                         f"{p.spec.title}: not checked, because {reason[:300]}.")
     isolation = result.isolation + (("apart",) if first.get("apart") is True else ())  # `inside/apart.py`
     return CheckRun(tuple(verdict[p.id] for p in planned), tuple(notes), isolation, result.wall_s,
-                    import_hung, result.peak_memory_mb, round(result.cpu_s, 3), first.get("apart") is False)
+                    import_hung, result.peak_memory_mb, round(result.cpu_s, 3), first.get("apart") is False,
+                    frozenset(answered))
 
 
 def _import_failure(entry: dict, result: sandbox.RunResult, limits) -> str:

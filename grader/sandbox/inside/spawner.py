@@ -154,9 +154,9 @@ def _become(ctl, rep, pairs, n, target, become):
             os.close(cases_r)
             os.close(answers_w)
         (cases_r, _), (_, answers_w) = pairs[n]
-        if n:
-            os.dup2(cases_r, target[0])
-            os.dup2(answers_w, target[1])
+        if n:  # (not inheritable, as os.pipe made the first pair: blind attacks15 told the first process by it)
+            os.dup2(cases_r, target[0], inheritable=False)
+            os.dup2(answers_w, target[1], inheritable=False)
             os.close(cases_r)
             os.close(answers_w)
         # its pipes dated now: every pair was made at the run's start, so the k-th process's pipes were as old as

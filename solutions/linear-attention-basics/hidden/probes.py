@@ -28,25 +28,33 @@ def _gamma(gamma, dtype=torch.float64):
 
 
 def _token(x, t):
-    """Token t of x (..., L, n) as a decoder hands it over: a tensor of its own, as `_step_cost` draws them (a
-    view where the inputs are laid out as views themselves: the layout cases)."""
+    """Token t of x (..., L, n) as a decoder hands it over: a tensor of its own (a view where the inputs are laid
+    out as views themselves: the layout cases)."""
     if not x.is_contiguous():
         return x[..., t, :]
     return torch.from_numpy(np.array(x[..., t, :].numpy(), order="C", copy=True)).to(x.dtype)
 
 
-def _kept(y):
-    """A step's output as every decoding probe keeps it: a copy (the student's own tensor is let go at once, in
-    the runs that compare a step as in the run that measures it)."""
-    return torch.as_tensor(y).clone()
-
-
 def _by_steps(la, Q, K, V):
+    """Q, K, V stepped into one LinearAttentionState, token by token; each output copied, as it comes, into one
+    buffer made at the first step (shaped and typed as that output): between two steps the probe allocates
+    nothing and keeps nothing of the student's, in the runs that compare a step as in the run that measures it
+    (blind attacks13 told them apart by the heap a kept copy of every output left between two steps)."""
     state = call((la, "LinearAttentionState"), Q.shape[-1], V.shape[-1])
-    ys = []
-    steps((state, "step"), Q.shape[-2], lambda t: ((_token(Q, t), _token(K, t), _token(V, t)), {}),
-          take=lambda t, y: ys.append(_kept(y)))
-    return torch.stack(ys, dim=-2)
+    L, out = Q.shape[-2], []
+
+    def take(t, y):
+        y = torch.as_tensor(y).detach()
+        y = y if y.dim() else y.reshape(1)
+        if not out:
+            out.append(y.new_empty((*y.shape[:-1], L, y.shape[-1])))
+        row = out[0][..., t, :]
+        if y.shape != row.shape:
+            raise ValueError(f"step returned outputs of two shapes ({tuple(y.shape)} at token {t}, "
+                             f"{tuple(row.shape)} at the first)")
+        row.copy_(y)
+    steps((state, "step"), L, lambda t: ((_token(Q, t), _token(K, t), _token(V, t)), {}), take=take)
+    return out[0]
 
 
 def _linear(la, form, Q, K, V):
@@ -217,58 +225,3 @@ def dtypes(gamma, chunk_size, gate, **kw):
             result[f"{name}_{suffix}"] = y.to(torch.float64) if isinstance(y, torch.Tensor) else y
     result["dtypes"] = ",".join(kinds)
     return result
-
-
-# ----------------------------------------------------------------------------- what the algorithm costs
-# Nothing is measured here: the grader runs each of these alone, in a sandbox of its own, and reads the
-# run's memory peak and CPU time from outside it. The probe only runs the form and returns its outputs.
-
-def _seeded(seed, lead, L, m, d_v):
-    """Q, K, V (float64) made from ``seed`` exactly as the checks' reference makes them (numpy's default_rng),
-    handed over as every probe hands them (`_t`)."""
-    rng = np.random.default_rng(seed)
-    return tuple(_t(rng.standard_normal((*lead, L, n))) for n in (m, m, d_v))
-
-
-def form_cost(form, L, lead, m, d_v, gamma, chunk_size, seed, tail, every):
-    """One form over L tokens ('linear_recurrent', 'retention_recurrent', 'chunkwise', or 'step': L tokens
-    stepped into one LinearAttentionState): its outputs, as a digest the verdict reads (every output summed
-    over the tokens, the last ``tail`` tokens, every ``every``-th token)."""
-    import linear_attention as la
-    lead = tuple(lead)
-    if form == "step":
-        return _step_cost(la, L, lead, m, d_v, seed, tail, every)
-    Q, K, V = _seeded(seed, lead, L, m, d_v)
-    if form == "linear_recurrent":
-        y = _linear(la, "recurrent", Q, K, V)
-    else:
-        y = _retention(la, "recurrent" if form == "retention_recurrent" else "chunkwise", Q, K, V, gamma, chunk_size)
-    y = torch.as_tensor(y)
-    return {"y_sum": y.sum(-2), "y_sq": (y * y).sum(-2), "y_tail": y[..., -tail:, :], "y_every": y[..., ::every, :]}
-
-
-def _step_cost(la, L, lead, m, d_v, seed, tail, every):
-    """L tokens stepped into one LinearAttentionState, each drawn when it is stepped (q, k, v in turn from
-    numpy's default_rng(seed), as the reference draws them) and each output digested as it comes: as in a
-    decoder, the run's tokens are never held whole, so a step that keeps its history holds memory of its own
-    and finds no buffer of the run to alias or to hand back to the kernel."""
-    rng = np.random.default_rng(seed)
-    state = call((la, "LinearAttentionState"), m, d_v)
-    y_sum = torch.zeros(*lead, d_v, dtype=torch.float64)
-    y_sq = torch.zeros(*lead, d_v, dtype=torch.float64)
-    y_tail, y_every = [], []
-
-    def token(t):  # drawn when it is stepped
-        return tuple(torch.from_numpy(rng.standard_normal((*lead, n))) for n in (m, m, d_v)), {}
-
-    def digest(t, y):  # each output as it comes
-        nonlocal y_sum, y_sq
-        y_t = _kept(y).to(torch.float64).reshape(*lead, d_v)
-        y_sum += y_t
-        y_sq += y_t * y_t
-        if t % every == 0:
-            y_every.append(y_t)
-        if t >= L - tail:
-            y_tail.append(y_t)
-    steps((state, "step"), L, token, take=digest)
-    return {"y_sum": y_sum, "y_sq": y_sq, "y_tail": torch.stack(y_tail, -2), "y_every": torch.stack(y_every, -2)}

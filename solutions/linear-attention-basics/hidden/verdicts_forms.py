@@ -4,7 +4,7 @@ import functools
 
 import numpy as np
 
-from grader.checks import DIGEST, LINEAR, STEPS, Case, CostCase, Seeded, check, close, digest, digested, drawn
+from grader.checks import LINEAR, STEPS, Case, CostCase, Seeded, check, close, digest, digested, drawn
 
 from . import reference as ref
 from . import verdicts as v
@@ -292,7 +292,7 @@ COST_LEAD = (128,)  # 128 sequences side by side: re-reading the history costs f
 MANY_LENGTHS = (2048, 16384)  # ... at 128 sequences: quadratic work done efficiently (every pair of tokens as
 # matrix-multiply tiles, blind attacks4's tiled forms) is 6-8 × the model at 8192 tokens, flattened at 1024 by
 # per-tile overhead; at 16384 it is 12-40 × the model and its growth from 2048 three times the bound
-COST_GAMMA, COST_CHUNK, COST_SEED = 0.9, 16, 4242  # 512 chunks: re-reading earlier chunks is ~50 × the work
+COST_SEED = 4242  # the inputs' seed where the grader draws none (its secret draws one: `costs.drawn`)
 CHUNK_DRAWN = (8, 15)  # the measured chunk size, drawn from the grader's secret in this range (the model's too):
 # never the constant it replaced (16), which a form could be efficient at alone (blind attacks11's atk_chunk16 held
 # where the draw was 16), and at most ~3 x the chunks of an honest form that ignores chunk_size and works in
@@ -302,65 +302,28 @@ COST_HINT = ("Carry S (m × d_v) from token to token (or R from chunk to chunk):
              "re-sum the tokens seen so far at every step.")
 
 
-@functools.lru_cache(maxsize=64)  # (kind, length, lead, seed): every cost case's two lengths, each digest small
-def _cost_reference(kind, L, lead=COST_LEAD, seed=COST_SEED):
-    """The float64 reference at length L for the cost cases' inputs (the probe makes the same ones from the seed;
-    a step's tokens are drawn one at a time)."""
-    Q, K, V = (ref.qkv_token_major if kind == "step" else ref.qkv)(seed, lead, L, 4, 4)
-
-    def form(q, k, v):
-        return ref.linear_attention(q, k, v) if kind != "retention" else ref.retention_by_steps(q, k, v, COST_GAMMA)
-    # 16 sequences at a time, each block's digest kept: the cumulative form holds L × m × d_v per sequence
-    # (1 GiB for all 128 at once), and the grader grades a class in one process
-    parts = [digest(form(Q[i:i + 16], K[i:i + 16], V[i:i + 16])) for i in range(0, lead[0], 16)]
-    return {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
-
-
 COMPARED_BY = {"linear_recurrent": "linear_recurrent", "retention_recurrent": "retention_recurrent",
                "chunkwise": "retention_chunkwise", "step": "state_step"}  # each form's equivalence check
 
 
-def _cost_case(form, name, lead=COST_LEAD, lengths=COST_LENGTHS):
-    kind = {"linear_recurrent": "linear", "step": "step"}.get(form, "retention")
-    short, long = lengths
-    what = "steps" if form == "step" else "tokens"
-    many = "sequences" if lead[0] > 1 else "sequence"
-    inputs = {"form": form, "lead": list(lead), "m": 4, "d_v": 4, "gamma": COST_GAMMA, "chunk_size": COST_CHUNK,
-              "seed": COST_SEED, **DIGEST}
-
-    def draw(seed):  # the grader's secret seed (costs.drawn): no form can recognise the measured inputs' values,
-        # nor the chunk size (a constant here was a tell: efficient at 16 only, blind attacks11); the reference
-        # does not depend on it
-        chunk = CHUNK_DRAWN[0] + (seed >> 8) % (CHUNK_DRAWN[1] - CHUNK_DRAWN[0] + 1)
-        return {**inputs, "seed": seed, "chunk_size": chunk}, lambda n: _cost_reference(kind, n, lead, seed)
-    return CostCase(label=f"{name}, float64, {lead[0]} {many} of {short} and of {long} {what}", inputs=inputs,
-                    expect=lambda n: _cost_reference(kind, n, lead), draw=draw, lengths=lengths,
-                    grows=STEPS if form == "step" else LINEAR, sequences=lead[0], hint=COST_HINT,
-                    compared_by=COMPARED_BY[form],
-                    # the equivalence items' tolerance (rtol 1e-5), at the digest's scale: its sums add
-                    # thousands of outputs, so a guarding epsilon of 1e-6 in the normalizer (a correct form
-                    # there) moves them by more than 1e-8 (blind round 6 lost recurrent_cost for it)
-                    rtol=1e-5, atol=1e-4)
-
-
-# A whole-sequence form is measured as its equivalence check calls it: the same probe (linear_runs,
+# A form (and the step) is measured as its equivalence check calls it: the same probe (linear_runs,
 # retention_runs) with the same arguments, its Q, K, V made by the driver from a seed (`Seeded`: 192 MiB at 128
 # sequences of 16384 tokens is not sent) and its outputs digested by the probe after the call. Every setting that
 # is not a size is drawn, from the grader's secret, from those its equivalence check's grid uses, so a form cannot
 # be efficient at the measured settings alone: the leading dims' structure (one or two), m and d_v, the inputs'
 # scale, the decay and the chunk size. From inside, the measured call is an ordinary compared call, made long.
 FORM_PROBE = {"linear_recurrent": ("linear_runs", "recurrent"), "retention_recurrent": ("retention_runs", "recurrent"),
-              "chunkwise": ("retention_runs", "chunkwise")}
+              "chunkwise": ("retention_runs", "chunkwise"), "step": ("linear_runs", "step")}
 MANY_LEADS, ONE_LEADS = ((128,), (8, 16)), ((), (1,))  # as LEADS: one leading dim or two (or none)
 DRAWN_SHAPES = tuple((m, d_v) for _, m, d_v in SHAPES)  # (m, d_v) as the grid has them
 # the inputs' scale: the linear grid's are scaled by 1.5, its layout and singleton cases' and every retention case's not
-DRAWN_SCALES = {"linear_recurrent": (1.0, 1.5), "retention_recurrent": (1.0,), "chunkwise": (1.0,)}
+DRAWN_SCALES = {"linear_recurrent": (1.0, 1.5), "step": (1.0, 1.5), "retention_recurrent": (1.0,), "chunkwise": (1.0,)}
 DRAWN_GAMMAS = (*FLOAT_GAMMAS, 0.8)  # the grid's scalar decays, and the layout and singleton cases'
 # the chunk size: for retention_recurrent (which ignores it) the compared cases' (singleton, layouts, grid); for
 # retention_chunkwise a size, drawn in CHUNK_DRAWN: an honest chunkwise form may hold (L / chunk)² (every full chunk
 # at once, one decay matrix over the chunks: `tests/adversarial/cost_batched_chunkwise`), 512 MiB at chunk 2 and
 # L = 16384 (it lost chunkwise_memory there); its twin is compared at the measured chunk size
-DRAWN_CHUNKS = {"linear_recurrent": (2, 3, 4), "retention_recurrent": (2, 3, 4),
+DRAWN_CHUNKS = {"linear_recurrent": (2, 3, 4), "step": (2, 3, 4), "retention_recurrent": (2, 3, 4),
                 "chunkwise": tuple(range(CHUNK_DRAWN[0], CHUNK_DRAWN[1] + 1))}
 
 
@@ -392,7 +355,7 @@ def _form_reference(form, L, seed, sequences):
     Q, K, V = (x.reshape(-1, *x.shape[-2:]) for x in (Q, K, V))
 
     def one(q, k, v):
-        if form == "linear_recurrent":
+        if form in ("linear_recurrent", "step"):
             return ref.linear_attention(q, k, v)
         return ref.retention_by_steps(q, k, v, got["gamma"])
     parts = [digest(one(Q[i:i + 16], K[i:i + 16], V[i:i + 16])) for i in range(0, Q.shape[0], 16)]
@@ -407,15 +370,20 @@ def _form_case(form, name, lead=COST_LEAD, lengths=COST_LENGTHS):
     def draw(seed):
         got = _settings(form, seed, sequences)
         inputs = {"n": 1, "form": probe_form}
-        if form != "linear_recurrent":
+        if form in ("retention_recurrent", "chunkwise"):
             inputs.update(gamma0=got["gamma"], chunk0=got["chunk"])
         return inputs, (lambda n: _form_reference(form, n, seed, sequences)), (lambda n: _seeded_qkv(seed, got, n))
     inputs, expect, arrays = draw(COST_SEED)
     many = "sequences" if sequences > 1 else "sequence"
-    return CostCase(label=f"{name}, float64, {sequences} {many} of {lengths[0]} and of {lengths[1]} tokens",
-                    inputs=inputs, expect=expect, arrays=arrays, draw=draw, lengths=lengths, grows=LINEAR,
-                    sequences=sequences, hint=COST_HINT, compared_by=COMPARED_BY[form], outputs=digested,
-                    rtol=1e-5, atol=1e-4)  # as _cost_case's: the digest's sums add thousands of outputs
+    what = "steps" if form == "step" else "tokens"
+    return CostCase(label=f"{name}, float64, {sequences} {many} of {lengths[0]} and of {lengths[1]} {what}",
+                    inputs=inputs, expect=expect, arrays=arrays, draw=draw, lengths=lengths,
+                    grows=STEPS if form == "step" else LINEAR, sequences=sequences, hint=COST_HINT,
+                    compared_by=COMPARED_BY[form], outputs=digested,
+                    # the equivalence items' tolerance (rtol 1e-5), at the digest's scale: its sums add thousands
+                    # of outputs, so a guarding epsilon of 1e-6 in the normalizer (a correct form there) moves them
+                    # by more than 1e-8 (blind round 6 lost recurrent_cost for it)
+                    rtol=1e-5, atol=1e-4)
 
 
 def _cost_cases(form, name):
@@ -447,8 +415,8 @@ def cost_chunkwise():
     yield from _cost_cases("chunkwise", "retention_chunkwise")
 
 
-@check(probe="form_cost", cause="LinearAttentionState.step does not carry a fixed-size state (it keeps the "
-                                "history, re-sums it or reruns a parallel form over it)")
+@check(probe="linear_runs", cause="LinearAttentionState.step does not carry a fixed-size state (it keeps the "
+                                  "history, re-sums it or reruns a parallel form over it)")
 def cost_step():
     """LinearAttentionState.step costs the same after 8192 tokens as after 1024: constant work and memory."""
-    yield _cost_case("step", "LinearAttentionState.step")
+    yield _form_case("step", "LinearAttentionState.step")
