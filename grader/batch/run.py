@@ -160,8 +160,9 @@ def _plan(entries: list[tuple[Path, str]], out: Path, bundle: Bundle, force: boo
         previous = None if force else _already_graded(out / name, path, bundle)
         if previous is not None:
             reports[name] = previous
-            if not all((out / name / f).is_file() for f in REPORT_FILES):
-                write_reports(previous, out / name)  # killed between two renames: re-render only
+            missing = tuple(f for f in REPORT_FILES if not (out / name / f).is_file())
+            if missing:  # killed between two renames: re-render only what is missing
+                write_reports(previous, out / name, only=missing)
         else:
             todo.append(Job(path, name, regrade=(out / name / "report.json").is_file()))
     return reports, todo

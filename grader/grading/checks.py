@@ -25,7 +25,7 @@ import numpy as np
 
 from grader.grading.fingerprint import output_digest
 from grader.results import CaseOutcome
-from grader.sandbox.inside import seeded as _seeded
+from grader.sandbox.channel import seeded_array
 
 Scalar = bool | int | float | str
 Value = np.ndarray | Scalar
@@ -41,7 +41,7 @@ class Seeded(NamedTuple):
     scale: float = 1.0
 
     def array(self) -> np.ndarray:
-        return _seeded.make(self.seed, self.shape, self.scale)
+        return seeded_array(self.seed, self.shape, self.scale)
 
 
 @dataclass(frozen=True)

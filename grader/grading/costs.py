@@ -358,8 +358,8 @@ def _hint(case: CostCase) -> str:
 def _answer_problem(spec: CheckSpec, case: CostCase, n: int, answer: RunAnswer, kept=None) -> str:
     """Why a run's answer earns nothing (its outputs, or no answer), or ''."""
     at = f"at {case.length_key}={n}"
-    if answer.got is None:
-        return f"{at}: {answer.why or 'no result'}"
+    if answer.got is None:  # raising is no correct work either (a form that raises at some shapes, the drawn ones)
+        return f"{at}: {answer.why or 'no result'}" + (f" {ONLY_CORRECT}" if answer.raised else "")
     outputs = Case(label=case.label, inputs={}, expect=_reference(spec, case, n, kept), atol=case.atol,
                    rtol=case.rtol, outputs=case.outputs)
     outcome = judge_case(spec, outputs, answer.got)

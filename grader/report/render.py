@@ -266,8 +266,9 @@ def write_atomic(files: Mapping[Path, str]) -> None:
                 os.unlink(tmp)
 
 
-def write_reports(report: Report, out_dir: Path) -> dict[str, Path]:
-    """Write report.json, report.md, report.html and results.json (Gradescope) into ``out_dir``.
+def write_reports(report: Report, out_dir: Path, only: tuple[str, ...] | None = None) -> dict[str, Path]:
+    """Write report.json, report.md, report.html and results.json (Gradescope) into ``out_dir`` (``only``: those
+    of them, the others left as they are: a batch killed between two renames re-renders what is missing).
 
     Returns the paths keyed by file name (``"report.html"`` → ``out_dir/report.html``).
     """
@@ -280,7 +281,7 @@ def write_reports(report: Report, out_dir: Path) -> dict[str, Path]:
         "results.json": json.dumps(render_gradescope(report), indent=2, ensure_ascii=False, allow_nan=False) + "\n",
     }
     paths = {name: out_dir / name for name in rendered}
-    write_atomic({paths[name]: text for name, text in rendered.items()})
+    write_atomic({paths[name]: text for name, text in rendered.items() if only is None or name in only})
     return paths
 
 

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from grader.sandbox.inside import wire
+from grader.sandbox.inside import seeded, wire
 
 MAX_HEADER = 256 * 1024
 MAX_DEPTH = 12
@@ -195,3 +195,8 @@ def number(value: Any, default: float = 0.0) -> float:
     if type(value) in (int, float) and math.isfinite(value):
         return float(value)
     return default
+
+
+def seeded_array(seed: int, shape: tuple[int, ...], scale: float = 1.0) -> np.ndarray:
+    """An input array a case names by its seed, as the driver makes it in the sandbox (`inside/seeded.py`)."""
+    return seeded.make(seed, shape, scale)
