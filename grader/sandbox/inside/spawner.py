@@ -154,15 +154,16 @@ def _become(ctl, rep, pairs, n, target, become):
             os.close(cases_r)
             os.close(answers_w)
         (cases_r, _), (_, answers_w) = pairs[n]
-        if n:  # (not inheritable, as os.pipe made the first pair: blind attacks15 told the first process by it)
-            os.dup2(cases_r, target[0], inheritable=False)
-            os.dup2(answers_w, target[1], inheritable=False)
+        if n:
+            os.dup2(cases_r, target[0])
+            os.dup2(answers_w, target[1])
             os.close(cases_r)
             os.close(answers_w)
         # its pipes dated now: every pair was made at the run's start, so the k-th process's pipes were as old as
         # the run at its import, and a cost run's first process's were not (blind attacks14 read that)
-        for fd in target:
-            os.utime(fd)
+        for fd in target:  # and not inheritable, in every process alike (`dup2` makes the later pairs inheritable,
+            os.utime(fd)  # where `os.pipe` made the first not: blind attacks15 told the first process by it)
+            os.set_inheritable(fd, False)
         gc.enable()
         gc.collect(0)  # the same counts in every student process
         become(*target)

@@ -1,6 +1,6 @@
 # attack: the recurrent and chunkwise forms are the parallel form underneath (as cost_parallel_forms, through
-# private aliases), and the checks' own helpers, in sys.modules before this module is imported, are replaced by ones that run at a short
-# length (any length argument becomes 3 tokens, any array longer than 64 tokens is cut to 64)
+# private aliases), and the checks' own helpers, in sys.modules before this module is imported, are replaced by ones
+# that run at a short length (any length argument becomes 3 tokens, any array longer than 64 tokens is cut to 64)
 import inspect as _inspect
 import sys as _sys
 
@@ -38,5 +38,6 @@ def _shortened(fn):
 
 _probes = _sys.modules.get("lrkit_probes")
 for _name, _fn in list(vars(_probes).items()) if _probes is not None else ():
-    if _inspect.isfunction(_fn) and "cost" in _name:
+    # every probe function: the cost cases run the equivalence checks' own probes (linear_runs, retention_runs)
+    if _inspect.isfunction(_fn) and not _name.startswith("__"):
         setattr(_probes, _name, _shortened(_fn))
