@@ -18,15 +18,6 @@ def qkv(seed, lead, L, m, d_v, shift=0.0, scale=1.0):
     return Q, K, V
 
 
-def qkv_token_major(seed, lead, L, m, d_v):
-    """Q, K, V as a decoder meets them: token by token, q_t, k_t, v_t drawn in turn from one default_rng(seed)."""
-    rng = np.random.default_rng(seed)
-    Q, K, V = np.empty((*lead, L, m)), np.empty((*lead, L, m)), np.empty((*lead, L, d_v))
-    for t in range(L):
-        Q[..., t, :], K[..., t, :], V[..., t, :] = (rng.standard_normal((*lead, n)) for n in (m, m, d_v))
-    return Q, K, V
-
-
 def elu_plus_one(x):
     return np.where(x > 0, x + 1.0, np.exp(np.minimum(x, 0.0)))
 
