@@ -105,6 +105,12 @@ def order(label: str, n: int) -> list[int]:
     return [int(i) for i in np.random.default_rng(_of(b"order\0" + _code() + b"\0" + label.encode())).permutation(n)]
 
 
+def checks_at(n: int) -> int:
+    """A number in [0, n] for this thread's submission: how many of the student's cost runs come before the run of
+    its ordinary checks (`probing._with_costs`)."""
+    return _of(b"checks at\0" + _code()) % (n + 1)
+
+
 def place(label: str, n: int) -> int:
     """A number in [0, n) for ``label`` (n > 0): where the case of that id comes in its run."""
     return _of(label.encode()) % n

@@ -21,6 +21,7 @@ import functools
 import logging
 import shutil
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -77,7 +78,6 @@ class CheckRun:
     peak_memory_mb: float = 0.0
     cpu_s: float = 0.0  # CPU time of the sandboxed process trees, restarts included
     apart_refused: bool = False  # the run was to set each check's process apart and the kernel refused
-    answered: frozenset[str] = frozenset()  # ids of the cases the student's process answered (right, wrong or raising)
 
 
 def plan(tree: Path) -> list[PlannedCase]:
@@ -259,12 +259,24 @@ def _code_digest(submission: Path) -> bytes:
 def _run_checks(checks_tree: Path, submission: Path, *, unsandboxed: bool, config: AssignmentConfig | None,
                 cancel) -> CheckRun:
     config = config or load_assignment(checks_tree)
-    limits = config.limits
     planned = plan(checks_tree)
     if not planned:
         return CheckRun((), (), (), 0.0)
     ordinary = [p for p in planned if isinstance(p.case, Case)]
     measured = [p for p in planned if isinstance(p.case, costs.CostCase)]
+
+    def checked() -> CheckRun:
+        return _ordinary_checks(checks_tree, submission, ordinary, measured, config, unsandboxed, cancel)
+    if not measured:
+        return checked()
+    return _with_costs(checked, planned, measured, checks_tree, submission, config, unsandboxed, cancel)
+
+
+def _ordinary_checks(checks_tree: Path, submission: Path, ordinary: list[PlannedCase], measured: list[PlannedCase],
+                     config: AssignmentConfig, unsandboxed: bool, cancel) -> CheckRun:
+    """The ordinary cases judged, in one sandboxed run where the kernel sets each check's process apart (else in
+    several: `_ordinary_runs`)."""
+    limits = config.limits
     # the same room as a cost run (no sockets, the modules only, 4 MiB to write): a cost run looks like any
     # other check run from inside, so code cannot behave one way where it is measured and another where compared
     run_limits = sandbox.RunLimits(wall_s=limits.checks_timeout_s, idle_s=limits.case_timeout_s + 15,
@@ -285,11 +297,8 @@ def _run_checks(checks_tree: Path, submission: Path, *, unsandboxed: bool, confi
             APART_REFUSED.append(True)
             log.warning("the kernel refused each check's process namespaces of its own: the checks that compare "
                         "a cost case's form run apart from the others (docs/authoring.md)")
-            return run_checks(checks_tree, submission, unsandboxed=unsandboxed, config=config, cancel=cancel)
-    checked = _merged(parts, runs, ordinary)
-    if not measured:
-        return checked
-    return _with_costs(checked, planned, measured, checks_tree, submission, config, unsandboxed, cancel)
+            return _ordinary_checks(checks_tree, submission, ordinary, measured, config, unsandboxed, cancel)
+    return _merged(parts, runs, ordinary)
 
 
 def _ordinary_runs(ordinary: list[PlannedCase], measured: list[PlannedCase], apart: bool) -> list[list[PlannedCase]]:
@@ -319,8 +328,7 @@ def _merged(parts: list[list[PlannedCase]], runs: list[CheckRun], ordinary: list
     notes = tuple(dict.fromkeys(n for run in runs for n in run.notes))
     return CheckRun(tuple(by_id[p.id] for p in ordinary), notes, runs[0].isolation,
                     round(sum(r.seconds for r in runs), 3), any(r.import_hung for r in runs),
-                    max(r.peak_memory_mb for r in runs), round(sum(r.cpu_s for r in runs), 3),
-                    answered=frozenset().union(*(r.answered for r in runs)))
+                    max(r.peak_memory_mb for r in runs), round(sum(r.cpu_s for r in runs), 3))
 
 
 def _modules_only(folder: str, names: list[str]) -> list[str]:
@@ -354,30 +362,49 @@ def _sandboxed(checks_tree: Path, code: Path, job: bytes, run_limits: sandbox.Ru
                            unsandboxed=unsandboxed, stdin=job, channel=True, cancel=cancel)
 
 
-def _with_costs(checked: CheckRun, planned: list[PlannedCase], measured: list[PlannedCase], checks_tree: Path,
-                submission: Path, config: AssignmentConfig, unsandboxed: bool, cancel) -> CheckRun:
-    """``checked`` (the ordinary cases) with the cost cases judged too, in plan order."""
-    by_id = dict(zip((p.id for p in planned if isinstance(p.case, Case)), checked.outcomes))
-    notes, spent = list(checked.notes), [0.0, 0.0, checked.peak_memory_mb]
-    import_failed = next((n for n in checked.notes if n.startswith("importing your module failed")), "")
+def _with_costs(ordinary: Callable[[], CheckRun], planned: list[PlannedCase], measured: list[PlannedCase],
+                checks_tree: Path, submission: Path, config: AssignmentConfig, unsandboxed: bool,
+                cancel) -> CheckRun:
+    """The ordinary cases' run (``ordinary()``) and the cost cases' runs, judged in plan order. The ordinary run
+    comes at a place among the student's cost runs drawn for this submission (`draws.checks_at`): what a run
+    leaves on the host for the next (the page cache: docs/authoring.md) then does not say whether the run that
+    compares a form came before the run that measures it."""
+    by_id: dict[str, CaseOutcome] = {}
+    notes, stops, spent = [], [], [0.0, 0.0, 0.0]
+    checked: list[CheckRun] = []
+    expected = sum(2 + (costs.STEP_LONG_RUNS - 1) * (p.case.grows == costs.STEPS) for p in measured)
+    at, runs_so_far = draws.checks_at(expected), [0]
+
+    def before_student_run() -> None:
+        if runs_so_far[0] == at and not checked:
+            checked.append(ordinary())
+        runs_so_far[0] += 1
     stamp = _stamp(checks_tree)
-    kept = model_costs.kept_for(checks_tree, unsandboxed, stamp) if measured else None
+    kept = model_costs.kept_for(checks_tree, unsandboxed, stamp)
     for p in measured:
-        if import_failed or checked.import_hung:
+        stopped = _import_stopped(checked, stops)
+        if stopped:
             by_id[p.id] = CaseOutcome(p.spec.name, p.case.label, False,
-                                      f"{p.spec.title} [{p.case.label}]: not checked, because {import_failed}.")
+                                      f"{p.spec.title} [{p.case.label}]: not checked, because {stopped}.")
             continue
         compared = [q for q in planned if isinstance(q.case, Case) and q.spec.name == p.case.compared_by]
-        # the student's companions: every case before the twin its process answered in the ordinary run, right
-        # or wrong (one it failed on purpose, left out here, would tell the cost run: blind attacks15), not one
-        # that crashed or hung it (then the measured call would meet a fresh process)
-        before = {"model": _companions(p, compared, compared),
-                  "student": _companions(p, [q for q in compared if q.id in checked.answered], compared)}
-        runner = _alone_runner(p, checks_tree, submission, config, unsandboxed, cancel, notes, spent, before)
+        before = _companions(p, compared)  # the model's and the student's alike
+        runner = _alone_runner(p, checks_tree, submission, config, unsandboxed, cancel, notes, spent, before,
+                               before_student_run, stops)
         by_id[p.id] = costs.judge_cost(p.spec, costs.drawn(p.case, draws.measured()), runner, stamp, kept)
-    return CheckRun(tuple(by_id[p.id] for p in planned), tuple(notes), checked.isolation,
-                    round(checked.seconds + spent[0], 3), checked.import_hung, spent[2],
-                    round(checked.cpu_s + spent[1], 3))
+    if not checked:
+        checked.append(ordinary())
+    run = checked[0]
+    by_id.update(zip((p.id for p in planned if isinstance(p.case, Case)), run.outcomes))
+    return CheckRun(tuple(by_id[p.id] for p in planned), tuple(dict.fromkeys((*run.notes, *notes))), run.isolation,
+                    round(run.seconds + spent[0], 3), run.import_hung, max(spent[2], run.peak_memory_mb),
+                    round(run.cpu_s + spent[1], 3))
+
+
+def _import_stopped(checked: list[CheckRun], stops: list[str]) -> str:
+    """Why no more cost case is run: the ordinary run's import failed (or hung), or a cost run's did; "" else."""
+    notes = checked[0].notes if checked else ()
+    return next((n for n in (*notes, *stops) if n.startswith("importing your module failed")), "")
 
 
 def _stamp(checks_tree: Path) -> tuple[str, int]:
@@ -386,11 +413,12 @@ def _stamp(checks_tree: Path) -> tuple[str, int]:
     return str(verdicts), verdicts.stat().st_mtime_ns if verdicts.is_file() else 0
 
 
-def _companions(p: PlannedCase, pool: list[PlannedCase], compared: list[PlannedCase]) -> list[tuple]:
+def _companions(p: PlannedCase, compared: list[PlannedCase]) -> list[tuple]:
     """A cost run's cases before the cost case: the comparing check's cases (``compared``, in their order, its
-    twins among them) that stand before the cost case's twin (`_add_twin`), of ``pool`` (for the student, those
-    its process answered in the ordinary run, right or wrong: they ran there without a crash); all in one process,
-    as the comparing check's own run has them, and then the cost case where its twin stood.
+    twins among them) that stand before the cost case's twin (`_add_twin`), for the model and every student alike (a
+    case that crashes or hangs the student's process does so here too, and the driver starts the next process as
+    the comparing run does: blind attacks15 told a cost run by a case it dropped); all in one process, as the
+    comparing check's own run has them, and then the cost case where its twin stood.
 
     From inside, then, the run that measures a form is the run that compares it, up to the twin: the same calls
     before it, and at the twin's place the same probe with the same arguments, settings and keep-or-drop of the
@@ -400,15 +428,16 @@ def _companions(p: PlannedCase, pool: list[PlannedCase], compared: list[PlannedC
     twin = next((i for i, q in enumerate(compared) if q.twin_of == p.id), None)
     ahead = {q.id for q in compared[:twin]} if twin is not None else set()
     group = p.spec.name  # one child for the run
-    return [(q.id, q.probe, q.case.inputs, group) for q in pool if q.id in ahead]
+    return [(q.id, q.probe, q.case.inputs, group) for q in compared if q.id in ahead]
 
 
 def _alone_runner(p: PlannedCase, checks_tree: Path, submission: Path, config: AssignmentConfig,
-                  unsandboxed: bool, cancel, notes: list[str], spent: list[float],
-                  before: dict[str, list[tuple]]) -> costs.Runner:
+                  unsandboxed: bool, cancel, notes: list[str], spent: list[float], before: list[tuple],
+                  before_student_run: Callable[[], None], stops: list[str]) -> costs.Runner:
     """`costs.Runner` for one cost case: each call is one sandboxed run (the student's code, or the model
     solution's) of the probe after the comparing check's cases before its twin (``before``: `_companions`),
-    measured by the run's own cgroup after it ended."""
+    measured by the run's own cgroup after it ended. ``before_student_run()`` is called before each of the
+    student's runs; a student's run whose import failed adds why to ``stops``."""
     limits = config.limits
     run_limits = sandbox.RunLimits(wall_s=2 * limits.case_timeout_s + 30, memory_mb=limits.memory_mb,
                                    max_channel_bytes=MAX_CHANNEL_BYTES, cpu_time_s=limits.case_timeout_s,
@@ -416,7 +445,9 @@ def _alone_runner(p: PlannedCase, checks_tree: Path, submission: Path, config: A
 
     def run(whose: str, inputs, cpu_limit_s: float | None) -> costs.RunAnswer:
         model = whose == "model"
-        cases = before[whose] + [(p.id, p.spec.probe, dict(inputs), p.spec.name)]
+        if not model:
+            before_student_run()
+        cases = before + [(p.id, p.spec.probe, dict(inputs), p.spec.name)]
         job = _job_bytes(checks_tree, config, cases, 2 * limits.case_timeout_s, unsandboxed)
         capped = run_limits if cpu_limit_s is None else dataclasses.replace(
             run_limits, cpu_time_s=min(cpu_limit_s, run_limits.cpu_time_s))
@@ -429,6 +460,8 @@ def _alone_runner(p: PlannedCase, checks_tree: Path, submission: Path, config: A
         if result.cpu_exceeded and cpu_limit_s is not None:  # stopped at the cap (or the case's own limit)
             return costs.RunAnswer(None, "", result.peak_memory_bytes, capped.cpu_time_s, over_cpu=True)
         got, why, raised = _alone_answer(p, result, limits, capped, [] if model else notes)
+        if not model and why.startswith("importing your module failed"):
+            stops.append(why)
         return costs.RunAnswer(got, why, result.peak_memory_bytes, result.cpu_s, raised)
     return run
 
@@ -473,7 +506,6 @@ def _judge(planned: list[PlannedCase], result: sandbox.RunResult, limits, run_li
     verdict: dict[str, CaseOutcome] = {}
     notes: list[str] = []
     by_id = {p.id: p for p in planned}
-    answered: set[str] = set()
     import_hung, stop_reason = False, ""
     first = decoded[0].header if decoded else {}
     if first.get("event") != "import":
@@ -509,8 +541,6 @@ def _judge(planned: list[PlannedCase], result: sandbox.RunResult, limits, run_li
         else:
             got, why = _read_result(message)
             verdict[p.id] = judge_case(p.spec, p.case, got, why)
-        if "stopped" not in entry:
-            answered.add(p.id)
         if entry.get("disk_full") is True and not verdict[p.id].passed:
             note = messages.disk_full(run_limits.max_disk_mb, run_limits.tmp_mb)
             if note not in notes:
@@ -525,8 +555,7 @@ def _judge(planned: list[PlannedCase], result: sandbox.RunResult, limits, run_li
                                         f"{p.spec.title}: not checked, because {reason[:300]}.")
     isolation = result.isolation + (("apart",) if first.get("apart") is True else ())  # `inside/apart.py`
     return CheckRun(tuple(verdict[p.id] for p in planned), tuple(notes), isolation, result.wall_s,
-                    import_hung, result.peak_memory_mb, round(result.cpu_s, 3), first.get("apart") is False,
-                    frozenset(answered))
+                    import_hung, result.peak_memory_mb, round(result.cpu_s, 3), first.get("apart") is False)
 
 
 def _import_failure(entry: dict, result: sandbox.RunResult, limits) -> str:

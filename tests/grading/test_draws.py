@@ -150,7 +150,7 @@ def test_every_cost_case_has_a_twin_the_comparing_check_judges_with_the_same_cal
         compared = [q for q in planned if q.spec.name == twin.spec.name]
         assert [q.id for q in compared].index(twin.id) == [q for q in other if q.startswith(twin.spec.name + "-")
                                                            ].index(twin.id)  # the grader's place, not the code's
-        before = probing._companions(p, compared, compared)
+        before = probing._companions(p, compared)
         assert [c[0] for c in before] == [q.id for q in compared[:compared.index(twin)]]
         assert all(c[1] == twin.spec.probe for c in before if c[0] != twin.id)
     places = {[q.id for q in planned if q.spec.name == t.spec.name].index(t.id) for t in twins.values()}
@@ -159,3 +159,62 @@ def test_every_cost_case_has_a_twin_the_comparing_check_judges_with_the_same_cal
         mine = [q.id for q in planned if q.spec.name == name]
         theirs = [q for q in other if q.startswith(name + "-")]
         assert mine != theirs and sorted(mine) == sorted(theirs)
+
+
+def test_the_ordinary_run_comes_at_a_place_among_the_cost_runs_drawn_per_submission(monkeypatch):
+    """Blind attacks14 carried state from run to run through the host's page cache ("a long call of this form was
+    made before", or a count of processes): the run that compares a form came first, always. Now the student's
+    ordinary run comes after as many of its cost runs as the submission's draw says, anywhere from none to all;
+    the cost runs' companions are the model's, whatever the ordinary run found."""
+    from types import SimpleNamespace
+
+    from grader.grading import costs, probing
+    from grader.results import CaseOutcome
+
+    events = []
+    monkeypatch.setattr(probing, "_stamp", lambda tree: ("t", 0))
+    monkeypatch.setattr(model_costs, "kept_for", lambda *a: None)
+
+    def runner(p, tree, submission, config, unsandboxed, cancel, notes, spent, before, before_student_run, stops):
+        def run(whose, inputs, cap):
+            if whose == "student":
+                before_student_run()
+            events.append((whose, p.id, tuple(c[0] for c in before)))
+            return None
+        return run
+
+    def judge(spec, case, run, stamp, kept):
+        run("model", {}, None)
+        run("student", {}, None), run("student", {}, None)
+        return CaseOutcome(spec.name, case.label, True, "")
+
+    def ordinary():
+        events.append(("ordinary",))
+        return probing.CheckRun((CaseOutcome("compared", "c", True, ""),), (), (), 1.0)
+    monkeypatch.setattr(probing, "_alone_runner", runner)
+    monkeypatch.setattr(costs, "judge_cost", judge)
+    monkeypatch.setattr(costs, "drawn", lambda case, seed: case)
+    spec = SimpleNamespace(name="cost_form", probe="runs", title="Cost")
+    case = SimpleNamespace(grows=costs.LINEAR, compared_by="", label="L")
+    measured = [probing.PlannedCase(f"cost_form-{n:03d}", spec, case) for n in range(3)]
+    compared = probing.PlannedCase("compared-000", SimpleNamespace(name="compared"), Case("c", {}))
+    places = set()
+    for code in range(40):
+        events.clear()
+        with draws.for_submission(bytes([code]) * 32):
+            run = probing._with_costs(ordinary, [compared, *measured], measured, Path("."), Path("."),
+                                      SimpleNamespace(limits=None), True, None)
+        assert [o.passed for o in run.outcomes] == [True] * 4 and events.count(("ordinary",)) == 1
+        at = events.index(("ordinary",))
+        places.add(sum(e[0] == "student" for e in events[:at]))
+        assert all(e[2] == () for e in events if e[0] != "ordinary")  # the same companions, model or student
+    assert places == set(range(7))  # anywhere from before every cost run (6 of them) to after all
+    # a cost run whose import failed (the ordinary run may not have come yet): the later cost cases are not run
+    monkeypatch.setattr(probing, "_alone_runner", lambda p, *a: (
+        lambda whose, inputs, cap: a[-1].append("importing your module failed: SyntaxError (line 3)")))
+    events.clear()
+    run = probing._with_costs(ordinary, [compared, *measured], measured, Path("."), Path("."),
+                              SimpleNamespace(limits=None), True, None)
+    assert [o.passed for o in run.outcomes] == [True, True, False, False], run.outcomes
+    assert "not checked, because importing your module failed: SyntaxError" in run.outcomes[2].message
+    assert events == [("ordinary",)]  # the ordinary checks run all the same

@@ -38,10 +38,10 @@ AT_IMPORT = {"modules": len(sys.modules), "gc": str(gc.get_count()), "collection
              "address": id(object()), "rss": __import__("resource").getrusage(0).ru_maxrss}
 
 
-def _pipes():  # its pipes: inheritable or not, and dated within the last second (blind attacks14, attacks15)
-    import stat
+def _pipes():  # its pipes: inheritable or not, dated within the last second (blind attacks14, attacks15), and
+    import stat  # made less than two inode batches before a fresh pipe (their inode numbers; attacks15)
     import time
-    found = []
+    found, inodes = [], []
     for fd in range(3, 64):
         try:
             st = os.fstat(fd)
@@ -49,7 +49,25 @@ def _pipes():  # its pipes: inheritable or not, and dated within the last second
             continue
         if stat.S_ISFIFO(st.st_mode):
             found.append(f"{fd}:{os.get_inheritable(fd)}:{time.time() - st.st_ctime < 1.0}")
-    return ",".join(found)
+            inodes.append(st.st_ino)
+    ahead = [fresh - max(inodes) for fresh in _fresh_pipe_inodes(1) if fresh > max(inodes)]
+    return ",".join(found) + f",young:{bool(ahead) and min(ahead) < 2048}"
+
+
+def _fresh_pipe_inodes(count):
+    """The inode numbers of ``count`` fresh pipes made on each CPU (the host hands inode numbers out in batches
+    of 1024 per CPU)."""
+    cpus, out = os.sched_getaffinity(0), []
+    try:
+        for cpu in sorted(cpus):
+            os.sched_setaffinity(0, {cpu})
+            for _ in range(count):
+                r, w = os.pipe()
+                out.append(os.fstat(r).st_ino)
+                os.close(r), os.close(w)
+    finally:
+        os.sched_setaffinity(0, cpus)
+    return out
 
 
 AT_IMPORT["pipes"] = _pipes()
@@ -82,6 +100,8 @@ def look(action=0.0):
         os._exit(3)
     if action == 3.0:
         time.sleep(1.5)
+    if action == 4.0:  # the host makes inodes: five batches of pipes on every CPU
+        _fresh_pipe_inodes(5000)
     if action == 2.0:
         time.sleep(60)
     return out
@@ -168,7 +188,9 @@ def test_every_checks_process_reads_the_same_as_the_first(tmp_path, monkeypatch,
     loose = ("rss", "blocks") if warm == "1" else ("rss", "blocks", "gc")
     alike = [{k: v for k, v in s.items() if k not in loose} for s in seen]
     assert alike[2] == alike[0] and alike[3] == alike[0], seen
-    assert first["pipes"] and all(p.endswith(":False:True") for p in first["pipes"].split(",")), first["pipes"]
+    pipes = first["pipes"].split(",")
+    assert pipes[-1] == "young:True" and len(pipes) == 3, pipes
+    assert all(p.endswith(":False:True") for p in pipes[:-1]), pipes
     assert max(abs(s["blocks"] - first["blocks"]) for s in seen) <= 16, [s["blocks"] for s in seen]
 
 
@@ -185,11 +207,14 @@ def test_without_a_room_each_process_sees_the_ones_before_it(tmp_path):
 
 def test_no_process_can_read_when_its_run_started(tmp_path):
     """Blind attacks9 timed the run (/tmp's date against /dev's): a check's process that starts 1.5 s into its
-    run sees nothing dated then (its root, /dev, /tmp and folder are its own, made when it started)."""
-    messages = _run(tmp_path, [("a", 3.0), ("b", 0.0)], probing._room(False))
+    run sees nothing dated then (its root, /dev, /tmp and folder are its own, made when it started). Blind
+    attacks15 counted the inodes the host made since its pipes were (a fresh pipe's number less theirs): a
+    process that starts after 10000 pipes were made in its run has pipes as young as the first process's."""
+    messages = _run(tmp_path, [("a", 3.0), ("b", 4.0), ("c", 0.0)], probing._room(False))
     seen = [m["scalars"] for m in messages if m.get("event") == "case"]
-    assert messages[0]["apart"] is True and len(seen) == 2, messages
+    assert messages[0]["apart"] is True and len(seen) == 3, messages
     assert seen[1]["dated"] == "", seen[1]
+    assert [s["pipes"].endswith("young:True") for s in seen] == [True] * 3, [s["pipes"] for s in seen]
 
 
 def test_a_process_that_exits_or_hangs_costs_its_case_and_the_next_check_starts_alike(tmp_path):

@@ -23,6 +23,7 @@ process runs as before, in the run's own namespaces; the driver reports it with 
 import os
 import platform
 import re
+import select
 import signal
 import sys
 import traceback
@@ -36,10 +37,12 @@ PLAIN = kernel.MS_NOSUID | kernel.MS_NODEV  # a mount's flags: no set-uid progra
 MAX_FOLDER_BYTES = 64 << 20  # the submission's copy in a check run holds its modules (a few MiB at most)
 
 
-def enter(room):
+def enter(room, pipes=None):
     """Called in the driver's freshly forked child: True in the student process, in namespaces of its own and
     set up as the module says; False where the kernel refused (the caller goes on as it was). ``room``: the job's
-    ``{"tmp_mb", "disk_mb", "folder", "seccomp"}`` (None when the run has no sandbox: nothing is done)."""
+    ``{"tmp_mb", "disk_mb", "folder", "seccomp"}`` (None when the run has no sandbox: nothing is done).
+    ``pipes``: the process's (cases_r, answers_w); the student process gets pipes made now on the same numbers,
+    and the process in between relays (`_relay_and_end_alike`)."""
     if not room or platform.machine() not in kernel.SYSCALLS:
         return False
     uid, gid = os.geteuid(), os.getegid()
@@ -52,9 +55,16 @@ def enter(room):
                 fh.write(text)
     except OSError:
         os._exit(70)  # a user namespace without its maps: nothing to fall back to in this process
+    fresh = (os.pipe(), os.pipe()) if pipes else ()  # made now, at this process's start (see `_relay`)
     pid = os.fork()
     if pid:
-        _wait_and_end_alike(pid)
+        _relay_and_end_alike(pid, pipes, fresh)
+    if pipes:
+        (cases_r, cases_w), (answers_r, answers_w) = fresh
+        os.dup2(cases_r, pipes[0], inheritable=False)
+        os.dup2(answers_w, pipes[1], inheritable=False)
+        for fd in (cases_r, cases_w, answers_r, answers_w):
+            os.close(fd)
     try:
         kernel.check(kernel.LIBC.prctl(kernel.PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "parent-death signal")
         _set_up(room)
@@ -65,9 +75,59 @@ def enter(room):
     return True
 
 
-def _wait_and_end_alike(pid):
-    """The process in between: closes what it holds, waits for the student process and ends as it ended."""
-    os.closerange(3, 1 << 16)
+def _relay_and_end_alike(pid, pipes, fresh):
+    """The process in between: closes what it holds but the pipes it relays, relays until the student process's
+    answers end, waits for it and ends as it ended.
+
+    Why a relay: the run's pipes were all made when the run started, and a pipe's inode number comes from one
+    counter the whole host draws from, so a fresh pipe's number less the process's own pipes' told how long ago
+    its run started, which a cost run's first process and a late check's did not share (blind attacks15). The
+    student process's pipes are made here, at its own start, in every process alike. The bytes go through
+    `splice` (no copy in this process), from one thread: a process that unshared its PID namespace cannot
+    start a thread."""
+    kept = sorted([*pipes, fresh[0][1], fresh[1][0]]) if pipes else []
+    low = 3
+    for fd in kept:
+        os.closerange(low, fd)
+        low = fd + 1
+    os.closerange(low, 1 << 16)
+    if pipes:
+        signal.signal(signal.SIGPIPE, signal.SIG_IGN)  # a reader gone is an error to read, not a death
+        _relay([(pipes[0], fresh[0][1]), (fresh[1][0], pipes[1])])
+    _end_alike(_wait(pid))
+
+
+def _relay(channels):
+    """Move bytes along each (from, to) pair of pipes until the last pair's source ends (the student process's
+    answers: every writer of them is in its PID namespace, so they end when it does). A pair whose source
+    ends, or whose destination's reader is gone, is closed: its reader sees the end too."""
+    waiting = {n: select.POLLIN for n in range(len(channels))}  # on its source (POLLIN) or destination (POLLOUT)
+    last = len(channels) - 1
+    while last in waiting:
+        poller = select.poll()
+        for n, event in waiting.items():
+            src, dst = channels[n]
+            poller.register(src if event == select.POLLIN else dst, event)
+        ready = {fd for fd, _ in poller.poll()}
+        for n, event in list(waiting.items()):
+            src, dst = channels[n]
+            if (src if event == select.POLLIN else dst) not in ready:
+                continue
+            try:
+                moved = os.splice(src, dst, 1 << 20, flags=os.SPLICE_F_NONBLOCK)
+            except BlockingIOError:
+                waiting[n] = select.POLLOUT  # the source has bytes (it polled ready): the destination is full
+                continue
+            except OSError:  # the destination's reader is gone
+                moved = 0
+            if moved:
+                waiting[n] = select.POLLIN
+            else:
+                os.close(dst)
+                del waiting[n]
+
+
+def _wait(pid):
     while True:
         try:
             status = os.waitpid(pid, 0)[1]
@@ -76,6 +136,10 @@ def _wait_and_end_alike(pid):
             continue
         except ChildProcessError:
             os._exit(0)
+    return status
+
+
+def _end_alike(status):
     if os.WIFSIGNALED(status):
         sig = os.WTERMSIG(status)
         try:

@@ -682,7 +682,7 @@ def become_student(job, cases_r, answers_w):
     os.close(null)
     ctypes.CDLL(None).prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
     if APART[0]:
-        apart.enter(job["room"])  # from here on: the student process, PID 1 of its own namespace
+        apart.enter(job["room"], (cases_r, answers_w))  # from here on: the student process, PID 1 of its own namespace
     try:
         child(job, cases_r, answers_w)
     finally:
