@@ -45,24 +45,51 @@ def _layer_for(kw, i):
 
 
 def _token(x, t):
-    """x[:, t] as a decoder hands it over: a tensor of its own, as `step_cost` draws them (a view where x is laid
-    out as a view itself: the layout cases)."""
+    """x[:, t] as a decoder hands it over: a tensor of its own (a view where x is laid out as a view itself: the
+    layout cases)."""
     if not x.is_contiguous():
         return x[:, t]
     return torch.from_numpy(np.array(x[:, t].numpy(), order="C", copy=True))
 
 
-def _kept(y):
-    """A step's output as every decoding probe keeps it: a copy (the student's own tensor is let go at once, in
-    the runs that compare a step as in the run that measures it)."""
-    return torch.as_tensor(y).clone()
-
-
 def _steps(layer, x, state=None):
-    ys = []
-    _, state = steps((layer, "step"), x.shape[1], lambda t: ((_token(x, t),), {}), state=state, chained=True,
-                     take=lambda t, y: ys.append(_kept(y)))
-    return torch.stack(ys, dim=1), call(tuple, state)
+    """x (B, T, D) stepped into the layer token by token, from ``state`` (None: the layer's own start); each output
+    copied, as it comes, into one buffer made at the first step (shaped and typed as that output): between two
+    steps the probe allocates nothing and keeps nothing of the student's, in every run that steps, the one that
+    measures a step too (blind attacks13 told them apart by a kept copy of every output, and by the heap it left).
+    Returns the outputs (B, T, ...) and the state the last step returned."""
+    T, out = x.shape[1], []
+
+    def take(t, y):
+        y = torch.as_tensor(y).detach()
+        if not out:
+            out.append(y.new_empty((y.shape[0], T, *y.shape[1:])) if y.dim() else y.new_empty(T))
+        row = out[0][:, t] if y.dim() else out[0][t]
+        if y.shape != row.shape:
+            raise ValueError(f"step returned outputs of two shapes ({tuple(y.shape)} at token {t}, "
+                             f"{tuple(row.shape)} at the first)")
+        row.copy_(y)
+    _, state = steps((layer, "step"), T, lambda t: ((_token(x, t),), {}), state=state, chained=True, take=take)
+    return out[0], call(tuple, state)
+
+
+TAIL, EVERY = 64, 61  # grader.checks.DIGEST: what a long output is sent as (`_sent`)
+LONG_BYTES = 4 << 20  # an output larger than this is sent as its digest
+
+
+def _sent(out):
+    """The outputs as the probe sends them: as they are, or, for an output over `LONG_BYTES` (the cost case's
+    thousands of steps), its digest (`grader.checks.digest`: summed over the tokens, summed squared, the last
+    `TAIL` tokens, every `EVERY`-th), made after the student's code returned, so nothing it can see differs."""
+    sent = {}
+    for key, y in out.items():
+        if not (isinstance(y, torch.Tensor) and y.dim() >= 2 and y.numel() * 8 > LONG_BYTES):
+            sent[key] = y
+            continue
+        y = y.detach().to(torch.float64)
+        sent.update({f"{key}_sum": y.sum(1), f"{key}_sq": (y * y).sum(1), f"{key}_tail": y[:, -TAIL:],
+                     f"{key}_every": y[:, ::EVERY]})
+    return sent
 
 
 def _x(kw, i):
@@ -92,7 +119,7 @@ def step_runs(n, **kw):
             y, state = _steps(_layer_for(kw, i), _x(kw, i), state)
             out[f"y{i}"] = y
             out[f"S{i}"], out[f"z{i}"] = state
-    return out
+    return _sent(out)
 
 
 def step_reuse(x_first, x_next, S, z, **weights):
@@ -114,39 +141,3 @@ def la_grad(x, seed_weights, **weights):
     call(torch.Tensor.backward, (call(layer, xt) * _t(seed_weights)).sum())
     dgamma = layer.gamma_logit.grad
     return {"dx": xt.grad, "dgamma": torch.zeros_like(layer.gamma_logit) if dgamma is None else dgamma}
-
-
-# ----------------------------------------------------------------------------- what a step costs
-# Nothing is measured here: the grader runs this alone, in a sandbox of its own, and reads the run's memory
-# peak and CPU time from outside it. The probe only steps the layer and returns what it computed.
-
-def step_cost(T, B, seed, tail, every, **weights):
-    """step over T tokens of B float64 sequences drawn here from ``seed``, one token at a time (numpy's
-    default_rng, token-major, as the reference draws them): the outputs' digest (summed over the tokens, the
-    last ``tail``, every ``every``-th) and the last state. Neither the inputs nor the outputs are ever held
-    whole, as in a decoder: a step that keeps its history holds memory of its own, and there is no buffer
-    of the run's tokens to alias or to hand back to the kernel."""
-    layer = _layer(**weights)
-    D = weights["Wq"].shape[0]
-    rng = np.random.default_rng(seed)
-    y_sum = torch.zeros(B, D, dtype=torch.float64)
-    y_sq = torch.zeros(B, D, dtype=torch.float64)
-    y_tail, y_every = [], []
-
-    def token(t):  # drawn when it is stepped
-        return (torch.from_numpy(rng.standard_normal((B, D))),), {}
-
-    def digest(t, y):  # each output as it comes
-        nonlocal y_sum, y_sq
-        y_t = _kept(y).to(torch.float64).reshape(B, D)
-        y_sum += y_t
-        y_sq += y_t * y_t
-        if t % every == 0:
-            y_every.append(y_t)
-        if t >= T - tail:
-            y_tail.append(y_t)
-    with torch.no_grad():
-        _, state = steps((layer, "step"), T, token, state=None, chained=True, take=digest)
-        state = call(tuple, state)
-    return {"y_sum": y_sum, "y_sq": y_sq, "y_tail": torch.stack(y_tail, 1), "y_every": torch.stack(y_every, 1),
-            "S": state[0], "z": state[1]}

@@ -6,7 +6,7 @@ import functools
 
 import numpy as np
 
-from grader.checks import DIGEST, STEPS, Case, CostCase, check, close, digest, drawn, moved
+from grader.checks import STEPS, Case, CostCase, Seeded, check, close, digest, digested, drawn, moved
 
 from . import reference as ref
 from .verdicts import MISTAKES, _arr, _in_layout, _inputs, _label, _suffixed, _with
@@ -307,9 +307,9 @@ COST_B, COST_D, COST_H, COST_SEED = 16, 64, 4, 1700  # a float64 history of the 
 
 @functools.lru_cache(maxsize=32)
 def _cost_reference(T, seed=COST_SEED):
-    """The reference's outputs and last state after T steps of the cost case's inputs (the probe makes the same)."""
-    # the seed is drawn already (costs.drawn), and the probe makes x from it the same way
-    x = np.random.default_rng(seed).standard_normal((T, COST_B, COST_D)).transpose(1, 0, 2)  # token-major
+    """The reference's digest of the outputs and its last state after T steps of the cost case's inputs (the
+    driver makes the same x from the seed: `_cost_x`)."""
+    x = _cost_x(seed, T).array()
     parts = []
     for b in range(COST_B):  # one sequence at a time: the grader's own memory stays small (it grades a class)
         want = ref.linear_attention(x[b:b + 1], _cost_weights(seed))
@@ -317,26 +317,39 @@ def _cost_reference(T, seed=COST_SEED):
     return {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
 
 
+def _cost_x(seed, T):
+    """The measured x (B, T, D), named by its seed (`Seeded`: the driver makes it in the sandbox)."""
+    return Seeded(seed, (COST_B, T, COST_D))
+
+
 @functools.lru_cache(maxsize=32)
 def _cost_weights(seed=COST_SEED):
-    return _inputs(seed, 1, 1, COST_D, COST_H)[1]
+    """The measured layer's weights, from the seed itself: it is drawn already (`costs.drawn`: the grader's
+    secret), the same for the model's runs and every student's (`_inputs` would draw it again per submission)."""
+    return ref.random_weights(np.random.default_rng(seed + 1), COST_D, COST_H)
+
+
+def _cost_outputs(got):
+    """What a step_runs result is judged as here: the outputs' digest (`digested`) and the last state."""
+    return {**digested(got, "y0"), "S": np.asarray(got["S0"]), "z": np.asarray(got["z0"])}
 
 
 def _cost_draw(seed):
-    """The cost case's inputs and reference from the grader's secret seed (costs.drawn): no step can recognise
+    """The cost case's inputs, reference and x from the grader's secret seed (costs.drawn): no step can recognise
     the measured tokens or weights by their values."""
-    return ({"B": COST_B, "seed": seed, **DIGEST, **_cost_weights(seed)},
-            lambda T: _cost_reference(T, seed))
+    return ({"n": 1, **_cost_weights(seed)}, lambda T: _cost_reference(T, seed), lambda T: {"x0": _cost_x(seed, T)})
 
 
-@check(probe="step_cost", cause="step is not recurrent: it keeps the history, re-sums it or reruns forward over it")
+@check(probe="step_runs", cause="step is not recurrent: it keeps the history, re-sums it or reruns forward over it")
 def cost_step():
-    """One step costs the same after 16384 tokens as after 2048: constant work and memory, measured from outside."""
+    """One step costs the same after 16384 tokens as after 2048: constant work and memory, measured from outside.
+    The run that measures it makes step_reference's call (`step_runs`, x handed over whole, every output copied
+    into one buffer), as its twin there does (`costs.twin`)."""
     short, long = COST_STEPS
-    yield CostCase(label=f"B={COST_B}, D={COST_D}, H={COST_H}, {short} and {long} steps", inputs={
-        "B": COST_B, "seed": COST_SEED, **DIGEST, **_cost_weights()}, expect=_cost_reference, draw=_cost_draw,
-        lengths=COST_STEPS,
-        length_key="T", grows=STEPS, sequences=COST_B * COST_H, compared_by="step_reference",
-        rtol=1e-5, atol=1e-4,  # as step_matches, at the outputs' scale (a guarding epsilon is a correct step)
-        hint="A step folds one token into (S, z) and reads them: constant work and memory per token, whatever "
-             "the history (no list of past tokens, no forward over them).")
+    inputs, expect, arrays = _cost_draw(COST_SEED)
+    yield CostCase(label=f"B={COST_B}, D={COST_D}, H={COST_H}, {short} and {long} steps", inputs=inputs,
+                   expect=expect, arrays=arrays, draw=_cost_draw, lengths=COST_STEPS, outputs=_cost_outputs,
+                   grows=STEPS, sequences=COST_B * COST_H, compared_by="step_reference",
+                   rtol=1e-5, atol=1e-4,  # as step_matches, at the outputs' scale (a guarding epsilon is correct)
+                   hint="A step folds one token into (S, z) and reads them: constant work and memory per token, "
+                        "whatever the history (no list of past tokens, no forward over them).")
