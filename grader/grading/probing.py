@@ -119,9 +119,15 @@ def _add_twin(p: PlannedCase, cases: list[PlannedCase], compared: CheckSpec) -> 
 
 
 def _job(tree: Path, planned: list[PlannedCase], config: AssignmentConfig, unsandboxed: bool) -> bytes:
-    """What the driver reads on stdin: the job (with the probes' source), then one message per case."""
-    return _job_bytes(tree, config, [(p.id, p.probe, p.case.inputs, p.spec.name) for p in planned],
-                      config.limits.case_timeout_s, unsandboxed)
+    """What the driver reads on stdin: the job (with the probes' source), then one message per case; the checks
+    in an order drawn for this submission (`draws.order`), each check's cases together and in their order, so
+    the check that runs just before a comparing check, whose process may leave a mark on the host for the next
+    (blind attacks16: names looked up and cached), is no table's."""
+    names = list(dict.fromkeys(p.spec.name for p in planned))
+    order = [names[i] for i in draws.order("\0checks", len(names))]  # (no check is named so)
+    by_check = {name: [p for p in planned if p.spec.name == name] for name in order}
+    return _job_bytes(tree, config, [(p.id, p.probe, p.case.inputs, p.spec.name) for name in order
+                                     for p in by_check[name]], config.limits.case_timeout_s, unsandboxed)
 
 
 def _room(unsandboxed: bool) -> dict | None:

@@ -82,7 +82,8 @@ def _insn(code: int, k: int, jt: int = 0, jf: int = 0) -> tuple[int, int, int, i
 
 
 # what `inside/apart.py` unshares to give each check's student process a sandbox of its own
-NEST_FLAGS = 0x10000000 | 0x20000000 | 0x00020000 | 0x08000000  # CLONE_NEWUSER|CLONE_NEWPID|CLONE_NEWNS|CLONE_NEWIPC
+NEST_FLAGS = (0x10000000 | 0x20000000 | 0x00020000 | 0x08000000  # CLONE_NEWUSER|CLONE_NEWPID|CLONE_NEWNS|CLONE_NEWIPC
+              | 0x40000000 | 0x04000000 | 0x02000000)  # |CLONE_NEWNET|CLONE_NEWUTS|CLONE_NEWCGROUP
 
 
 def program(arch: str | None = None, sockets: bool = True, nest: bool = False) -> list[tuple[int, int, int, int]]:

@@ -218,3 +218,29 @@ def test_the_ordinary_run_comes_at_a_place_among_the_cost_runs_drawn_per_submiss
     assert [o.passed for o in run.outcomes] == [True, True, False, False], run.outcomes
     assert "not checked, because importing your module failed: SyntaxError" in run.outcomes[2].message
     assert events == [("ordinary",)]  # the ordinary checks run all the same
+
+
+def test_the_ordinary_runs_checks_come_in_an_order_drawn_per_submission():
+    """Blind attacks16 left a mark on the host (names looked up, and so cached) in the process of the check that
+    ran just before the comparing one, always the same one (checks ran in name order): the checks now run in an
+    order drawn per submission, each check's cases together and in their own order."""
+    from grader.config import load_assignment
+    from grader.grading import probing
+    from grader.sandbox import channel
+
+    tree = ROOT / "solutions" / "linear-attention-basics"
+    config = load_assignment(tree)
+    orders = []
+    for code in (b"\x01" * 32, b"\x02" * 32):
+        with draws.for_submission(code):
+            planned = [p for p in probing.plan(tree) if isinstance(p.case, Case)]
+            decoded, problem = channel.decode(probing._job(tree, planned, config, unsandboxed=True))
+        assert not problem, problem
+        ids = [m.header["id"] for m in decoded if "id" in m.header]
+        assert sorted(ids) == sorted(p.id for p in planned)
+        groups = [m.header["group"] for m in decoded if "id" in m.header]
+        assert len(list(dict.fromkeys(groups))) == len(set(groups))  # each check's cases together ...
+        for name in set(groups):  # ... and in the plan's order
+            assert [i for i in ids if i.startswith(name + "-")] == [p.id for p in planned if p.spec.name == name]
+        orders.append(list(dict.fromkeys(groups)))
+    assert orders[0] != orders[1] and sorted(orders[0]) == sorted(orders[1])

@@ -73,6 +73,52 @@ def _fresh_pipe_inodes(count):
 AT_IMPORT["pipes"] = _pipes()
 
 
+def _namespaces():  # every namespace it can name made at once (their ids: one counter the host draws from), or
+    import fcntl  # "n/a" where the kernel cannot say (before Linux 6.18: no NS_GET_ID; attacks16)
+    import struct
+    ids = []
+    try:
+        pidfd = os.pidfd_open(os.getpid())
+        for kind in (1, 2, 3, 4, 5, 9, 10):  # PIDFD_GET_{CGROUP,IPC,MNT,NET,PID,USER,UTS}_NAMESPACE
+            fd = fcntl.ioctl(pidfd, (0xFF << 8) | kind)
+            buf = bytearray(8)
+            fcntl.ioctl(fd, (2 << 30) | (8 << 16) | (0xB7 << 8) | 0x0D, buf)  # NS_GET_ID
+            ids.append(struct.unpack("=Q", bytes(buf))[0])
+            os.close(fd)
+    except (OSError, AttributeError):
+        return "n/a"
+    if len({(i - 1) >> 12 for i in ids}) > 1:  # two CPUs' batches of ids: no order to read
+        return "n/a"
+    return f"together:{max(ids) - min(ids) < 8}"
+
+
+AT_IMPORT["namespaces"] = _namespaces()
+
+
+def _pipe_pages():  # the pipe buffer pages its user may still take before the per-user soft limit refuses a larger
+    import fcntl  # pipe (pages every process of the user holds, the run's pipes among them: blind attacks16)
+    import resource
+    held, taken, sizes = [], 0, [1 << 20, 1 << 19, 1 << 18, 1 << 17]  # 256 pages a pipe, then 128, 64, 32
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    try:
+        while sizes:
+            r, w = os.pipe()
+            held += [r, w]
+            try:
+                fcntl.fcntl(w, 1031, sizes[0])  # F_SETPIPE_SZ
+                taken += sizes[0] // 4096 - 16  # (a pipe holds 16 pages to begin with)
+            except OSError:
+                sizes.pop(0)
+        return taken
+    finally:
+        for fd in held:
+            os.close(fd)
+
+
+AT_IMPORT["pipe_pages"] = _pipe_pages()
+
+
 class Sem(ctypes.Structure):
     _fields_ = [("num", ctypes.c_ushort), ("op", ctypes.c_short), ("flags", ctypes.c_short)]
 
@@ -185,7 +231,7 @@ def test_every_checks_process_reads_the_same_as_the_first(tmp_path, monkeypatch,
     # all of it the same (the spawner: `inside/spawner.py`), but the peak resident size (tens of KiB of the
     # spawner's pages touched since), the heap's block count (the harness thread's start races the import: a few
     # either way) and, cold, the collector's count of young objects (one)
-    loose = ("rss", "blocks") if warm == "1" else ("rss", "blocks", "gc")
+    loose = ("rss", "blocks", "pipe_pages") if warm == "1" else ("rss", "blocks", "gc", "pipe_pages")
     alike = [{k: v for k, v in s.items() if k not in loose} for s in seen]
     assert alike[2] == alike[0] and alike[3] == alike[0], seen
     pipes = first["pipes"].split(",")
@@ -215,6 +261,13 @@ def test_no_process_can_read_when_its_run_started(tmp_path):
     assert messages[0]["apart"] is True and len(seen) == 3, messages
     assert seen[1]["dated"] == "", seen[1]
     assert [s["pipes"].endswith("young:True") for s in seen] == [True] * 3, [s["pipes"] for s in seen]
+    # and its namespaces made when it started, every one (the run's network, host name and cgroup namespaces, made
+    # when the run began, numbered how many processes were set apart before it: blind attacks16)
+    assert {s["namespaces"] for s in seen} <= {"together:True", "n/a"}, [s["namespaces"] for s in seen]
+    # and as many pipe pages held by its user as the first process saw (a run that freed each process's pipes
+    # when it ended told a late process from the first by what the per-user limit still allowed: attacks16)
+    pages = [s["pipe_pages"] for s in seen]
+    assert max(pages) - min(pages) <= 32, pages
 
 
 def test_a_process_that_exits_or_hangs_costs_its_case_and_the_next_check_starts_alike(tmp_path):

@@ -31,6 +31,12 @@ import traceback
 import lrkit_kernel as kernel  # the Linux calls (`kernel.py`, loaded by the driver before this module)
 
 CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNS, CLONE_NEWIPC = 0x10000000, 0x20000000, 0x00020000, 0x08000000
+CLONE_NEWNET, CLONE_NEWUTS, CLONE_NEWCGROUP = 0x40000000, 0x04000000, 0x02000000
+# every namespace the process can name is its own, made when it starts: a namespace's id comes from one counter the
+# whole host draws from, so one the run made when it began (its network, host name and cgroup namespaces) less
+# one of the process's own counted the processes set apart before it (blind attacks16); the time namespace is the
+# host's (no run makes one)
+NAMESPACES = CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWNET | CLONE_NEWUTS | CLONE_NEWCGROUP
 NEW_ROOT = "/proc"  # where the new root is built: the one mount surely there that nothing of it needs
 DEVICES = ("null", "zero", "full", "random", "urandom", "tty")
 PLAIN = kernel.MS_NOSUID | kernel.MS_NODEV  # a mount's flags: no set-uid programs, no device files
@@ -47,7 +53,7 @@ def enter(room, pipes=None):
         return False
     uid, gid = os.geteuid(), os.getegid()
     kernel.LIBC.prctl(kernel.PR_SET_DUMPABLE, 1, 0, 0, 0)  # its /proc/self files its own (the driver is undumpable)
-    if kernel.LIBC.unshare(CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC) != 0:
+    if kernel.LIBC.unshare(NAMESPACES) != 0:
         return False
     try:
         for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
@@ -59,6 +65,7 @@ def enter(room, pipes=None):
     pid = os.fork()
     if pid:
         _relay_and_end_alike(pid, pipes, fresh)
+    os.setsid()  # a session and process group of its own: kill(0, ...) reaches no process of the run's
     if pipes:
         (cases_r, cases_w), (answers_r, answers_w) = fresh
         os.dup2(cases_r, pipes[0], inheritable=False)

@@ -56,6 +56,7 @@ _beside("kernel")  # the Linux calls `apart.py` makes (`kernel.py`)
 apart = _beside("apart")  # each student process in namespaces of its own (`apart.py`)
 spawn = _beside("spawner")  # where every student process is forked from (`spawner.py`)
 seeded = _beside("seeded")  # the arrays a case names by seed, made here (`seeded.py`)
+BALLAST = []  # pipes held in place of the freed ones until the run ends (`Child.stop`)
 APART = []  # [True] when this run's student processes are set up apart (tried once, before the first)
 CALLER = None  # the child's Caller, made before the probes' source runs
 GUARD = []  # the child's Guard, made before the student's import
@@ -715,6 +716,10 @@ class Child:
             self.status = status if status >= 0 else signal.SIGKILL
             for fd in (self.cases_w, self.answers_r):
                 os.close(fd)
+            # two pipes in place of the two this process's end freed: the pipes a user holds are counted (the
+            # per-user limit on pipe buffers refuses a larger pipe past it), and a run that freed one pair per
+            # process before told a late check's process from a cost run's first (blind attacks16)
+            BALLAST.extend(os.pipe() for _ in range(2))
         return self.status
 
     def ended(self):
@@ -816,19 +821,22 @@ def main():
     spawner = spawn.Spawner(size, lambda cases_r, answers_w: become_student(job, cases_r, answers_w), (CHANNEL,),
                             trial=lambda: apart.enter(job.get("room")), tried=APART.append)
     APART.append(spawner.tried())
-    kid, message = start_child(spawner, job["import_timeout"])
-    message["apart"] = APART[0]
-    send(CHANNEL, message)
-    restarts, stale, group = 0, False, None
-    while kid:
+    kid, restarts, stale, group = None, 0, False, None
+    while True:
         case, inputs = receive(stdin, 1 << 30)
         if case.get("end") is True:  # the job's cases are not counted in its header (the header is every run's)
             break
-        fresh = group is not None and case.get("group") != group  # each check's cases in a child of their own
+        fresh = case.get("group") != group  # each check's cases in a child of their own
         group = case.get("group")
-        if stale or fresh:
-            kid.stop()
+        if kid is None or stale or fresh:  # every student process forked once its first case is in hand, the
+            first = kid is None  # run's first too (blind attacks16 timed the first call after the import)
+            if kid is not None:
+                kid.stop()
             kid, message = start_child(spawner, job["import_timeout"])
+            if first:
+                send(CHANNEL, {**message, "apart": APART[0]})
+            if kid is None and first:
+                break
             if kid is None:
                 send(CHANNEL, {**message, "event": "stopped", "why": "import"})
                 return
