@@ -289,6 +289,13 @@ def memory_verdict(case: CostCase, student: tuple[Measurement, Measurement],
     return None
 
 
+def student_runs(case: CostCase) -> list[int]:
+    """The lengths (0: short, 1: long) the student's code is run at, in order: the short length first (a wrong
+    short run needs no long one); a decoding case's long length again, whatever the first run showed (see
+    `_judged`)."""
+    return [0, 1] + ([1] * (STEP_LONG_RUNS - 1) if case.grows == STEPS else [])
+
+
 def judge_cost(spec: CheckSpec, case: CostCase, run: Runner, stamp: object, kept=None) -> CaseOutcome:
     """Run ``case`` (the student's code and the model's, each length alone) and decide it. ``kept``: where the
     model's measurements of this bundle are kept between graders (`model_costs.Kept`), or None."""
@@ -298,10 +305,7 @@ def judge_cost(spec: CheckSpec, case: CostCase, run: Runner, stamp: object, kept
         return CaseOutcome(spec.name, case.label, False, f"{prefix}: not measured: {model}.", cause="")
     student: list[list[Measurement]] = [[], []]
     caps = [work_cap(m) for m in model]
-    # the short length first (a wrong short run needs no long one); a decoding case's long length again,
-    # whatever the first run showed (see `_judged`)
-    order = [0, 1] + ([1] * (STEP_LONG_RUNS - 1) if case.grows == STEPS else [])
-    for i in order:
+    for i in student_runs(case):
         n = case.lengths[i]
         answer = run("student", case.inputs_at(n), caps[i])
         if answer.over_cpu:  # stopped at the cap: decided, whatever the outputs would have been

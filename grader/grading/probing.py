@@ -378,13 +378,13 @@ def _with_costs(ordinary: Callable[[], CheckRun], planned: list[PlannedCase], me
     by_id: dict[str, CaseOutcome] = {}
     notes, stops, spent = [], [], [0.0, 0.0, 0.0]
     checked: list[CheckRun] = []
-    expected = sum(2 + (costs.STEP_LONG_RUNS - 1) * (p.case.grows == costs.STEPS) for p in measured)
-    at, runs_so_far = draws.checks_at(expected), [0]
+    at, runs_so_far = draws.checks_at(sum(len(costs.student_runs(p.case)) for p in measured)), 0
 
     def before_student_run() -> None:
-        if runs_so_far[0] == at and not checked:
+        nonlocal runs_so_far
+        if runs_so_far == at and not checked:
             checked.append(ordinary())
-        runs_so_far[0] += 1
+        runs_so_far += 1
     stamp = _stamp(checks_tree)
     kept = model_costs.kept_for(checks_tree, unsandboxed, stamp)
     for p in measured:

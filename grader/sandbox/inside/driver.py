@@ -835,9 +835,9 @@ def main():
             kid, message = start_child(spawner, job["import_timeout"])
             if first:
                 send(CHANNEL, {**message, "apart": APART[0]})
-            if kid is None and first:
-                break
-            if kid is None:
+            if kid is None:  # the first's import failed: reported above; a later one's: the run stops here
+                if first:
+                    break
                 send(CHANNEL, {**message, "event": "stopped", "why": "import"})
                 return
         try:
