@@ -280,8 +280,8 @@ def _run_checks(checks_tree: Path, submission: Path, *, unsandboxed: bool, confi
 
 def _ordinary_checks(checks_tree: Path, submission: Path, ordinary: list[PlannedCase], measured: list[PlannedCase],
                      config: AssignmentConfig, unsandboxed: bool, cancel) -> CheckRun:
-    """The ordinary cases judged, in one sandboxed run where the kernel sets each check's process apart (else in
-    several: `_ordinary_runs`)."""
+    """The ordinary cases judged, in the sandboxed runs `_ordinary_runs` splits them into (each check that compares
+    a cost case's form alone in one), one after the other."""
     limits = config.limits
     # the same room as a cost run (no sockets, the modules only, 4 MiB to write): a cost run looks like any
     # other check run from inside, so code cannot behave one way where it is measured and another where compared
@@ -308,21 +308,27 @@ def _ordinary_checks(checks_tree: Path, submission: Path, ordinary: list[Planned
 
 
 def _ordinary_runs(ordinary: list[PlannedCase], measured: list[PlannedCase], apart: bool) -> list[list[PlannedCase]]:
-    """The ordinary cases, by sandboxed run. ``apart`` (a sandboxed grader): one run, where the driver gives each
-    check's student process namespaces of its own (`inside/apart.py`), so nothing the run did before (other
-    checks' processes forked and reaped, PIDs used, files written) is visible to it, as in a cost run.
+    """The ordinary cases, by sandboxed run, in an order drawn for this submission (`draws.order`).
 
-    Otherwise each check that compares a cost case's form (``compared_by``) in a run of its own, where its cases
-    are the first the driver hands to a student process, as in that cost case's runs (`_companions`); the other
-    checks share one run (and a process there can read how many came before it: docs/authoring.md)."""
-    if apart:  # (at most `CHECKS_PER_RUN` checks in a run: the spawner makes every process's pipes first)
-        names = list(dict.fromkeys(p.spec.name for p in ordinary))
-        runs = [set(names[i:i + CHECKS_PER_RUN]) for i in range(0, len(names), CHECKS_PER_RUN)]
-        return [[p for p in ordinary if p.spec.name in run] for run in runs]
+    Each check that compares a cost case's form (``compared_by``: its cases hold the twin) runs in a run of its own,
+    where its process is the run's first and only one, as the measured process is in that cost case's runs
+    (`_companions`): nothing of the run came before either. Two processes of one run shared what the spawner
+    handed them, and a mark a process leaves on the host (a page read, a name looked up, in a place named by what
+    it shares) told the next one of the run that a process of its own run came before it (blind attacks18), which
+    a cost run's process never saw. The other checks share one run (``apart``, a sandboxed grader: at most
+    `CHECKS_PER_RUN` checks a run; the driver gives each check's process namespaces of its own, `inside/apart.py`,
+    so nothing an earlier check's process did there, PIDs used, files written, is visible to it). Unsandboxed,
+    a process of the shared run can read how many came before it (docs/authoring.md): no cost case's form is
+    compared there."""
     alone = sorted({p.case.compared_by for p in measured if p.case.compared_by})
-    parts = [[p for p in ordinary if p.spec.name not in alone]] + [
+    rest = [p for p in ordinary if p.spec.name not in alone]
+    names = list(dict.fromkeys(p.spec.name for p in rest))
+    size = CHECKS_PER_RUN if apart else max(len(names), 1)
+    shared = [set(names[i:i + size]) for i in range(0, len(names), size)]
+    parts = [[p for p in rest if p.spec.name in run] for run in shared] + [
         [p for p in ordinary if p.spec.name == name] for name in alone]
-    return [part for part in parts if part]
+    parts = [part for part in parts if part]
+    return [parts[i] for i in draws.order("\0runs", len(parts))]  # (no check is named so)
 
 
 def _merged(parts: list[list[PlannedCase]], runs: list[CheckRun], ordinary: list[PlannedCase]) -> CheckRun:

@@ -119,6 +119,19 @@ def _pipe_pages():  # the pipe buffer pages its user may still take before the p
 AT_IMPORT["pipe_pages"] = _pipe_pages()
 
 
+def _generators():  # the global generators' state it was handed (one for every process of a run was a name for
+    import hashlib  # the run: blind attacks18 keyed a mark on the host by it)
+    import random
+
+    import numpy as np
+    state = np.random.get_state()
+    return ",".join(hashlib.sha256(repr(s).encode()).hexdigest()[:12]
+                    for s in ((state[1].tobytes(), state[2:]), random.getstate()))
+
+
+AT_IMPORT["generators"] = _generators()
+
+
 class Sem(ctypes.Structure):
     _fields_ = [("num", ctypes.c_ushort), ("op", ctypes.c_short), ("flags", ctypes.c_short)]
 
@@ -231,9 +244,14 @@ def test_every_checks_process_reads_the_same_as_the_first(tmp_path, monkeypatch,
     # all of it the same (the spawner: `inside/spawner.py`), but the peak resident size (tens of KiB of the
     # spawner's pages touched since), the heap's block count (the harness thread's start races the import: a few
     # either way) and, cold, the collector's count of young objects (one)
-    loose = ("rss", "blocks", "pipe_pages") if warm == "1" else ("rss", "blocks", "gc", "pipe_pages")
+    loose = ("rss", "blocks", "pipe_pages", "generators") if warm == "1" else (
+        "rss", "blocks", "gc", "pipe_pages", "generators")
     alike = [{k: v for k, v in s.items() if k not in loose} for s in seen]
     assert alike[2] == alike[0] and alike[3] == alike[0], seen
+    # ... and each process's own random state, drawn as a fresh interpreter's (not one for the run: attacks18)
+    assert seen[1]["generators"] == first["generators"], seen  # (one process, two cases)
+    for n in range(2):  # numpy's global RandomState, Python's `random`
+        assert len({s["generators"].split(",")[n] for s in (first, seen[2], seen[3])}) == 3, seen
     pipes = first["pipes"].split(",")
     assert pipes[-1] == "young:True" and len(pipes) == 3, pipes
     assert all(p.endswith(":False:True") for p in pipes[:-1]), pipes

@@ -668,6 +668,18 @@ def answer_next(job, cases_r, answers_w, before, watch):
     return True
 
 
+def fresh_generators():
+    """This process's own random state, drawn from the kernel as a fresh interpreter's is. The global generators a
+    student process inherits from the spawner (numpy's RandomState, seeded when the run started: `zygote.warm_fixups`
+    or numpy's import; `random`'s) held one state for every process of a run and another for the next run: a name
+    for the run, which with a mark left on the host (a page read, a name looked up) told a check's process that
+    an earlier process of its own run came before it (blind attacks18)."""
+    for name in ("numpy.random", "random"):
+        module = sys.modules.get(name)
+        if module is not None:
+            module.seed()
+
+
 def become_student(job, cases_r, answers_w):
     """In a new student process (forked by the spawner): no stdin, its own stdout and stderr, dumpable again,
     apart where the run can (`apart.py`); then import the student's modules and answer cases (`child`)."""
@@ -684,6 +696,7 @@ def become_student(job, cases_r, answers_w):
     ctypes.CDLL(None).prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
     if APART[0]:
         apart.enter(job["room"], (cases_r, answers_w))  # from here on: the student process, PID 1 of its own namespace
+    fresh_generators()
     try:
         child(job, cases_r, answers_w)
     finally:
