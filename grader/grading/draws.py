@@ -105,10 +105,11 @@ def order(label: str, n: int) -> list[int]:
     return [int(i) for i in np.random.default_rng(_of(b"order\0" + _code() + b"\0" + label.encode())).permutation(n)]
 
 
-def checks_at(n: int) -> int:
-    """A number in [0, n] for this thread's submission: how many of the student's cost runs come before the run of
-    its ordinary checks (`probing._with_costs`)."""
-    return _of(b"checks at\0" + _code()) % (n + 1)
+def places(k: int, n: int) -> list[int]:
+    """k numbers in [0, n], each drawn on its own, for this thread's submission: after how many of the student's n
+    cost runs each of its k ordinary runs comes (`probing._with_costs`)."""
+    rng = np.random.default_rng(_of(b"places\0" + _code()))
+    return [int(x) for x in rng.integers(0, n + 1, size=k)]
 
 
 def place(label: str, n: int) -> int:

@@ -48,6 +48,11 @@ CHECK_ROOM = {"sockets": False, "tmp_mb": 4, "max_disk_mb": 4,
 MAX_CHANNEL_BYTES = 64 * 1024 * 1024  # everything the driver sends back: what the grader holds at most
 MAX_ERROR_CHARS = 300  # of a student exception's message, in a report
 MAX_RESTARTS = 3
+# each check that compares a cost case's form runs this often, each run at a place of its own among the student's
+# cost runs, and every run is judged (a case fails if it failed once): a process that reads what earlier runs left
+# on the host (a log kept in the page cache: blind attacks19) knows it is measured only once every comparing run is
+# behind it, which with n cost runs comes in 1 draw in C(n + 2, 2) (1 in 10 at the hybrid's 3, fewer in the basics)
+COMPARING_RUNS = 2
 CHECKS_PER_RUN = 150  # checks in one sandboxed run at most: a run holds every student process's pipes from its start
 APART_REFUSED: list[bool] = []  # [True] once a run's driver said the kernel refused `inside/apart.py` (this process)
 # (4 descriptors each, under the run's RLIMIT_NOFILE of 1024)
@@ -271,44 +276,60 @@ def _run_checks(checks_tree: Path, submission: Path, *, unsandboxed: bool, confi
     ordinary = [p for p in planned if isinstance(p.case, Case)]
     measured = [p for p in planned if isinstance(p.case, costs.CostCase)]
 
-    def checked() -> CheckRun:
-        return _ordinary_checks(checks_tree, submission, ordinary, measured, config, unsandboxed, cancel)
+    runs = OrdinaryRuns(checks_tree, submission, ordinary, measured, config, unsandboxed, cancel)
     if not measured:
-        return checked()
-    return _with_costs(checked, planned, measured, checks_tree, submission, config, unsandboxed, cancel)
+        while runs.pending():
+            runs.run_next()
+        return runs.judged()
+    return _with_costs(runs, planned, measured, checks_tree, submission, config, unsandboxed, cancel)
 
 
-def _ordinary_checks(checks_tree: Path, submission: Path, ordinary: list[PlannedCase], measured: list[PlannedCase],
-                     config: AssignmentConfig, unsandboxed: bool, cancel) -> CheckRun:
-    """The ordinary cases judged, in the sandboxed runs `_ordinary_runs` splits them into (each check that compares
-    a cost case's form alone in one), one after the other."""
-    limits = config.limits
-    # the same room as a cost run (no sockets, the modules only, 4 MiB to write): a cost run looks like any
-    # other check run from inside, so code cannot behave one way where it is measured and another where compared
-    run_limits = sandbox.RunLimits(wall_s=limits.checks_timeout_s, idle_s=limits.case_timeout_s + 15,
-                                   memory_mb=limits.memory_mb, max_channel_bytes=MAX_CHANNEL_BYTES,
-                                   cpu_time_s=limits.checks_timeout_s, **CHECK_ROOM)
-    apart = _room(unsandboxed) is not None and not APART_REFUSED
-    parts, runs = _ordinary_runs(ordinary, measured, apart), []
-    for part in parts:
-        failed = next((n for run in runs for n in run.notes if n.startswith("importing your module failed")), "")
+class OrdinaryRuns:
+    """The ordinary cases' sandboxed runs (`_ordinary_runs`), run one at a time (`run_next`: `_with_costs` puts
+    each at its own drawn place among the cost runs), judged together (`judged`)."""
+
+    def __init__(self, checks_tree: Path, submission: Path, ordinary: list[PlannedCase],
+                 measured: list[PlannedCase], config: AssignmentConfig, unsandboxed: bool, cancel) -> None:
+        self.tree, self.submission, self.ordinary = checks_tree, submission, ordinary
+        self.config, self.unsandboxed, self.cancel = config, unsandboxed, cancel
+        apart = _room(unsandboxed) is not None and not APART_REFUSED
+        self.parts, self.runs = _ordinary_runs(ordinary, measured, apart), []
+        limits = config.limits
+        # the same room as a cost run (no sockets, the modules only, 4 MiB to write): a cost run looks like any
+        # other check run from inside, so code cannot behave one way where it is measured and another where compared
+        self.limits = sandbox.RunLimits(wall_s=limits.checks_timeout_s, idle_s=limits.case_timeout_s + 15,
+                                        memory_mb=limits.memory_mb, max_channel_bytes=MAX_CHANNEL_BYTES,
+                                        cpu_time_s=limits.checks_timeout_s, **CHECK_ROOM)
+
+    def pending(self) -> int:
+        return len(self.parts) - len(self.runs)
+
+    def import_failed(self) -> str:
+        """Why importing the student's module failed (or hung) in a run so far; "" else."""
+        return next((n for run in self.runs for n in run.notes if n.startswith("importing your module failed")), "")
+
+    def run_next(self) -> None:
+        part, failed = self.parts[len(self.runs)], self.import_failed()
         if failed:  # the same import in the next run: its cases are not checked either, and not waited for
-            runs.append(CheckRun(tuple(CaseOutcome(p.spec.name, p.case.label, False, f"{p.spec.title}: not "
-                                                   f"checked, because {failed[:300]}.") for p in part), (), (), 0.0))
-            continue
-        result = _sandboxed(checks_tree, submission, _job(checks_tree, part, config, unsandboxed), run_limits,
-                            unsandboxed=unsandboxed, cancel=cancel, modules_only=True)
-        runs.append(_judge(part, result, limits, run_limits))
-        if apart and runs[-1].apart_refused:  # this kernel refuses user namespaces: the runs split from now on
+            why = f"not checked, because {failed[:300]}."
+            self.runs.append(CheckRun(tuple(CaseOutcome(p.spec.name, p.case.label, False, f"{p.spec.title}: {why}")
+                                            for p in part), (), (), 0.0))
+            return
+        job = _job(self.tree, part, self.config, self.unsandboxed)
+        result = _sandboxed(self.tree, self.submission, job, self.limits, unsandboxed=self.unsandboxed,
+                            cancel=self.cancel, modules_only=True)
+        self.runs.append(_judge(part, result, self.config.limits, self.limits))
+        if self.runs[-1].apart_refused and not APART_REFUSED:  # (each comparing check alone in its run all the same)
             APART_REFUSED.append(True)
-            log.warning("the kernel refused each check's process namespaces of its own: the checks that compare "
-                        "a cost case's form run apart from the others (docs/authoring.md)")
-            return _ordinary_checks(checks_tree, submission, ordinary, measured, config, unsandboxed, cancel)
-    return _merged(parts, runs, ordinary)
+            log.warning("the kernel refused each check's process namespaces of its own: the other checks' processes "
+                        "of a run can see one another (docs/authoring.md)")
+
+    def judged(self) -> CheckRun:
+        return _merged(self.parts, self.runs, self.ordinary)
 
 
 def _ordinary_runs(ordinary: list[PlannedCase], measured: list[PlannedCase], apart: bool) -> list[list[PlannedCase]]:
-    """The ordinary cases, by sandboxed run, in an order drawn for this submission (`draws.order`).
+    """The ordinary cases, by sandboxed run (in plan order; `_with_costs` draws their order and places).
 
     Each check that compares a cost case's form (``compared_by``: its cases hold the twin) runs in a run of its own,
     where its process is the run's first and only one, as the measured process is in that cost case's runs
@@ -319,24 +340,27 @@ def _ordinary_runs(ordinary: list[PlannedCase], measured: list[PlannedCase], apa
     `CHECKS_PER_RUN` checks a run; the driver gives each check's process namespaces of its own, `inside/apart.py`,
     so nothing an earlier check's process did there, PIDs used, files written, is visible to it). Unsandboxed,
     a process of the shared run can read how many came before it (docs/authoring.md): no cost case's form is
-    compared there."""
+    compared there. Each comparing check's run comes `COMPARING_RUNS` times (`_with_costs` places them)."""
     alone = sorted({p.case.compared_by for p in measured if p.case.compared_by})
     rest = [p for p in ordinary if p.spec.name not in alone]
     names = list(dict.fromkeys(p.spec.name for p in rest))
     size = CHECKS_PER_RUN if apart else max(len(names), 1)
     shared = [set(names[i:i + size]) for i in range(0, len(names), size)]
     parts = [[p for p in rest if p.spec.name in run] for run in shared] + [
-        [p for p in ordinary if p.spec.name == name] for name in alone]
-    parts = [part for part in parts if part]
-    return [parts[i] for i in draws.order("\0runs", len(parts))]  # (no check is named so)
+        [p for p in ordinary if p.spec.name == name] for name in alone for _ in range(COMPARING_RUNS)]
+    return [part for part in parts if part]
 
 
 def _merged(parts: list[list[PlannedCase]], runs: list[CheckRun], ordinary: list[PlannedCase]) -> CheckRun:
     """Several runs' outcomes (run i judged ``parts[i]``) as one run's, in plan order: notes once each, times and
     CPU summed, the peak the largest."""
-    if len(runs) == 1:
-        return runs[0]
-    by_id = {p.id: outcome for part, run in zip(parts, runs) for p, outcome in zip(part, run.outcomes)}
+    if len(runs) <= 1:
+        return runs[0] if runs else CheckRun((), (), (), 0.0)
+    by_id: dict[str, CaseOutcome] = {}
+    for part, run in zip(parts, runs):  # a case run more than once (`COMPARING_RUNS`): failed if it failed once
+        for p, outcome in zip(part, run.outcomes):
+            if p.id not in by_id or (by_id[p.id].passed and not outcome.passed):
+                by_id[p.id] = outcome
     notes = tuple(dict.fromkeys(n for run in runs for n in run.notes))
     return CheckRun(tuple(by_id[p.id] for p in ordinary), notes, runs[0].isolation,
                     round(sum(r.seconds for r in runs), 3), any(r.import_hung for r in runs),
@@ -374,27 +398,31 @@ def _sandboxed(checks_tree: Path, code: Path, job: bytes, run_limits: sandbox.Ru
                            unsandboxed=unsandboxed, stdin=job, channel=True, cancel=cancel)
 
 
-def _with_costs(ordinary: Callable[[], CheckRun], planned: list[PlannedCase], measured: list[PlannedCase],
+def _with_costs(ordinary: OrdinaryRuns, planned: list[PlannedCase], measured: list[PlannedCase],
                 checks_tree: Path, submission: Path, config: AssignmentConfig, unsandboxed: bool,
                 cancel) -> CheckRun:
-    """The ordinary cases' run (``ordinary()``) and the cost cases' runs, judged in plan order. The ordinary run
-    comes at a place among the student's cost runs drawn for this submission (`draws.checks_at`): what a run
-    leaves on the host for the next (the page cache: docs/authoring.md) then does not say whether the run that
-    compares a form came before the run that measures it."""
+    """The ordinary cases' runs (``ordinary``) and the cost cases' runs, judged in plan order. Each ordinary run
+    comes after as many of the student's cost runs as this submission's draw says (`draws.places`), each at a
+    place of its own: what a run leaves on the host for the next (the page cache, the name cache:
+    docs/authoring.md) then does not say whether the runs that compare a form came before the run that measures
+    it, and a comparing check that runs `COMPARING_RUNS` times is all behind a cost run only by a long chance."""
     by_id: dict[str, CaseOutcome] = {}
     notes, stops, spent = [], [], [0.0, 0.0, 0.0]
-    checked: list[CheckRun] = []
-    at, runs_so_far = draws.checks_at(sum(len(costs.student_runs(p.case)) for p in measured)), 0
+    places = sorted(zip(draws.places(len(ordinary.parts), sum(len(costs.student_runs(p.case)) for p in measured)),
+                        draws.order("\0runs", len(ordinary.parts))))  # (no check is named so)
+    order = [i for _, i in places]
+    ordinary.parts = [ordinary.parts[i] for i in order]
+    runs_so_far = 0
 
     def before_student_run() -> None:
         nonlocal runs_so_far
-        if runs_so_far == at and not checked:
-            checked.append(ordinary())
+        while ordinary.pending() and places[len(ordinary.runs)][0] <= runs_so_far:
+            ordinary.run_next()
         runs_so_far += 1
     stamp = _stamp(checks_tree)
     kept = model_costs.kept_for(checks_tree, unsandboxed, stamp)
     for p in measured:
-        stopped = _import_stopped(checked, stops)
+        stopped = ordinary.import_failed() or next(iter(stops), "")
         if stopped:
             by_id[p.id] = CaseOutcome(p.spec.name, p.case.label, False,
                                       f"{p.spec.title} [{p.case.label}]: not checked, because {stopped}.")
@@ -404,19 +432,13 @@ def _with_costs(ordinary: Callable[[], CheckRun], planned: list[PlannedCase], me
         runner = _alone_runner(p, checks_tree, submission, config, unsandboxed, cancel, notes, spent, before,
                                before_student_run, stops)
         by_id[p.id] = costs.judge_cost(p.spec, costs.drawn(p.case, draws.measured()), runner, stamp, kept)
-    if not checked:
-        checked.append(ordinary())
-    run = checked[0]
+    while ordinary.pending():
+        ordinary.run_next()
+    run = ordinary.judged()
     by_id.update(zip((p.id for p in planned if isinstance(p.case, Case)), run.outcomes))
     return CheckRun(tuple(by_id[p.id] for p in planned), tuple(dict.fromkeys((*run.notes, *notes))), run.isolation,
                     round(run.seconds + spent[0], 3), run.import_hung, max(spent[2], run.peak_memory_mb),
                     round(run.cpu_s + spent[1], 3))
-
-
-def _import_stopped(checked: list[CheckRun], stops: list[str]) -> str:
-    """Why no more cost case is run: the ordinary run's import failed (or hung), or a cost run's did; "" else."""
-    notes = checked[0].notes if checked else ()
-    return next((n for n in (*notes, *stops) if n.startswith("importing your module failed")), "")
 
 
 def _stamp(checks_tree: Path) -> tuple[str, int]:

@@ -5,6 +5,7 @@ decoding steps. So a form cannot tell the run that measures it from the runs tha
 without the harness the same reading tells the probes apart (the control below)."""
 from __future__ import annotations
 
+import dataclasses
 import textwrap
 from pathlib import Path
 
@@ -169,10 +170,12 @@ def test_each_check_that_compares_a_cost_case_runs_alone_and_outcomes_come_back_
     measured = [planned("cost_b", 0, compared_by="b_compared")]
     # the comparing check's process is its run's only one, as the measured process is in a cost run (blind
     # attacks18 read "a process of my run came before me" from a mark on the host), apart or not
+    # (twice, each run judged: `COMPARING_RUNS`)
     for apart in (True, False):
         parts = probing._ordinary_runs(ordinary, measured, apart=apart)
-        assert sorted([p.id for p in part] for part in parts) == [
-            ["a_other-000", "a_other-001", "c_other-000", "c_other-001"], ["b_compared-000", "b_compared-001"]]
+        assert [[p.id for p in part] for part in parts] == [
+            ["a_other-000", "a_other-001", "c_other-000", "c_other-001"]] + [
+            ["b_compared-000", "b_compared-001"]] * probing.COMPARING_RUNS
     many = [planned(f"c{n:03d}", 0) for n in range(probing.CHECKS_PER_RUN + 5)]  # more checks than one run holds
     assert sorted(len(part) for part in probing._ordinary_runs(many, [], apart=True)) == [5, probing.CHECKS_PER_RUN]
     assert [len(part) for part in probing._ordinary_runs(many, [], apart=False)] == [len(many)]
@@ -181,13 +184,21 @@ def test_each_check_that_compares_a_cost_case_runs_alone_and_outcomes_come_back_
                              (), 1.0, cpu_s=0.5, peak_memory_mb=10.0 * (i + 1)) for i, part in enumerate(parts)]
     merged = probing._merged(parts, runs, ordinary)
     assert [o.message for o in merged.outcomes] == [p.id for p in ordinary]
-    assert merged.notes == ("note 0", "shared", "note 1") and merged.cpu_s == 1.0 and merged.peak_memory_mb == 20.0
+    assert merged.notes == ("note 0", "shared", "note 1", "note 2") and merged.cpu_s == 1.5
+    assert merged.peak_memory_mb == 30.0
+    # a case of a comparing check fails if it failed in any of its runs, whichever came first
+    for failing in (1, 2):
+        outcomes = [run.outcomes for run in runs]
+        outcomes[failing] = (CaseOutcome("b_compared", "b 0", False, "wrong"), *outcomes[failing][1:])
+        merged = probing._merged(parts, [dataclasses.replace(run, outcomes=o) for run, o in zip(runs, outcomes)],
+                                 ordinary)
+        assert [o.passed for o in merged.outcomes] == [True, True, False, True, True, True], merged.outcomes
 
 
-def test_where_the_kernel_refuses_namespaces_the_checks_run_again_split(tmp_path, monkeypatch):
+def test_where_the_kernel_refuses_namespaces_the_checks_run_without_and_say_so(tmp_path, monkeypatch):
     """A run whose driver could not set a check's process apart (user namespaces refused: here a filter that does
-    not load, so the trial fails the same way) is run again as the split runs, and every later one in this process
-    is split from the start: the checks comparing a cost case's form never share a process tree with others."""
+    not load, so the trial fails the same way) is judged as it ran, its isolation without `apart`, and the grader
+    remembers it (`APART_REFUSED`): the checks comparing a cost case's form run alone in any case."""
     import pytest
 
     from grader.grading import probing
@@ -204,7 +215,7 @@ def test_where_the_kernel_refuses_namespaces_the_checks_run_again_split(tmp_path
     student.mkdir()
     (student / "mod.py").write_text(STUDENT)
     first = run_checks(tree, student)
-    assert probing.APART_REFUSED == [True] and len(runs) == 2, runs  # the refused run, then the split one
+    assert probing.APART_REFUSED == [True] and len(runs) == 1, runs  # one run, judged as it is
     assert "apart" not in first.isolation and {o.check for o in first.outcomes if o.passed} >= {"same_everywhere"}
     run_checks(tree, student)
-    assert len(runs) == 3  # split from the start
+    assert len(runs) == 2

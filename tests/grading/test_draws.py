@@ -161,11 +161,35 @@ def test_every_cost_case_has_a_twin_the_comparing_check_judges_with_the_same_cal
         assert mine != theirs and sorted(mine) == sorted(theirs)
 
 
-def test_the_ordinary_run_comes_at_a_place_among_the_cost_runs_drawn_per_submission(monkeypatch):
+class _Runs:
+    """An `OrdinaryRuns` stand-in: k runs, each noted in ``events`` as it runs (``failing``: the import fails in
+    the first)."""
+
+    def __init__(self, k: int, events: list, failing: bool = False) -> None:
+        self.parts, self.runs, self.events, self.failing = [[f"part {i}"] for i in range(k)], [], events, failing
+
+    def pending(self) -> int:
+        return len(self.parts) - len(self.runs)
+
+    def import_failed(self) -> str:
+        return "importing your module failed: SyntaxError (line 3)" if self.failing and self.runs else ""
+
+    def run_next(self) -> None:
+        self.runs.append(1)
+        self.events.append(("ordinary", self.parts[len(self.runs) - 1][0]))
+
+    def judged(self):
+        from grader.grading import probing
+        from grader.results import CaseOutcome
+        return probing.CheckRun((CaseOutcome("compared", "c", True, ""),), (), (), 1.0)
+
+
+def test_each_ordinary_run_comes_at_a_place_of_its_own_among_the_cost_runs_drawn_per_submission(monkeypatch):
     """Blind attacks14 carried state from run to run through the host's page cache ("a long call of this form was
-    made before", or a count of processes): the run that compares a form came first, always. Now the student's
-    ordinary run comes after as many of its cost runs as the submission's draw says, anywhere from none to all;
-    the cost runs' companions are the model's, whatever the ordinary run found."""
+    made before", or a count of processes): the run that compares a form came first, always. Blind attacks19 kept
+    a log there, and the ordinary runs came as one block. Now each of the student's ordinary runs (a comparing
+    check's run twice: `COMPARING_RUNS`) comes after as many of its cost runs as the submission's draw says for that
+    run, anywhere from none to all; the cost runs' companions are the model's, whatever the ordinary runs found."""
     from types import SimpleNamespace
 
     from grader.grading import costs, probing
@@ -188,9 +212,6 @@ def test_the_ordinary_run_comes_at_a_place_among_the_cost_runs_drawn_per_submiss
         run("student", {}, None), run("student", {}, None)
         return CaseOutcome(spec.name, case.label, True, "")
 
-    def ordinary():
-        events.append(("ordinary",))
-        return probing.CheckRun((CaseOutcome("compared", "c", True, ""),), (), (), 1.0)
     monkeypatch.setattr(probing, "_alone_runner", runner)
     monkeypatch.setattr(costs, "judge_cost", judge)
     monkeypatch.setattr(costs, "drawn", lambda case, seed: case)
@@ -198,26 +219,43 @@ def test_the_ordinary_run_comes_at_a_place_among_the_cost_runs_drawn_per_submiss
     case = SimpleNamespace(grows=costs.LINEAR, compared_by="", label="L")
     measured = [probing.PlannedCase(f"cost_form-{n:03d}", spec, case) for n in range(3)]
     compared = probing.PlannedCase("compared-000", SimpleNamespace(name="compared"), Case("c", {}))
-    places = set()
-    for code in range(40):
+    places, orders, together = {f"part {i}": set() for i in range(3)}, set(), 0
+    for code in range(60):
         events.clear()
         with draws.for_submission(bytes([code]) * 32):
-            run = probing._with_costs(ordinary, [compared, *measured], measured, Path("."), Path("."),
+            run = probing._with_costs(_Runs(3, events), [compared, *measured], measured, Path("."), Path("."),
                                       SimpleNamespace(limits=None), True, None)
-        assert [o.passed for o in run.outcomes] == [True] * 4 and events.count(("ordinary",)) == 1
-        at = events.index(("ordinary",))
-        places.add(sum(e[0] == "student" for e in events[:at]))
+        assert [o.passed for o in run.outcomes] == [True] * 4
+        ran = [e for e in events if e[0] == "ordinary"]
+        assert sorted(e[1] for e in ran) == ["part 0", "part 1", "part 2"]
+        at = {e[1]: sum(f[0] == "student" for f in events[:events.index(e)]) for e in ran}
+        for part, n in at.items():
+            places[part].add(n)
+        orders.add(tuple(e[1] for e in ran))
+        together += len(set(at.values())) == 1
         assert all(e[2] == () for e in events if e[0] != "ordinary")  # the same companions, model or student
-    assert places == set(range(7))  # anywhere from before every cost run (6 of them) to after all
-    # a cost run whose import failed (the ordinary run may not have come yet): the later cost cases are not run
+    assert all(seen == set(range(7)) for seen in places.values()), places  # each anywhere among the 6 cost runs
+    assert len(orders) == 6 and together < 10  # every order of the three, and rarely all at one place
+    # a cost run whose import failed (the ordinary runs may not have come yet): the later cost cases are not run
     monkeypatch.setattr(probing, "_alone_runner", lambda p, *a: (
         lambda whose, inputs, cap: a[-1].append("importing your module failed: SyntaxError (line 3)")))
     events.clear()
-    run = probing._with_costs(ordinary, [compared, *measured], measured, Path("."), Path("."),
+    run = probing._with_costs(_Runs(2, events), [compared, *measured], measured, Path("."), Path("."),
                               SimpleNamespace(limits=None), True, None)
     assert [o.passed for o in run.outcomes] == [True, True, False, False], run.outcomes
     assert "not checked, because importing your module failed: SyntaxError" in run.outcomes[2].message
-    assert events == [("ordinary",)]  # the ordinary checks run all the same
+    assert [e[0] for e in events] == ["ordinary", "ordinary"]  # the ordinary checks run all the same
+    # an ordinary run whose import failed: no cost case is run after it
+    events.clear()
+    monkeypatch.setattr(probing, "_alone_runner", runner)
+    with draws.for_submission(b"\7" * 32):
+        run = probing._with_costs(_Runs(1, events, failing=True), [compared, *measured], measured, Path("."),
+                                  Path("."), SimpleNamespace(limits=None), True, None)
+    first = next(i for i, e in enumerate(events) if e[0] == "ordinary")
+    going = events[first - 1][1] if first else ""  # (the cost case whose student run it came before ends)
+    assert {e[1] for e in events[first + 1:] if e[0] == "student"} <= {going}, events
+    stopped = [o for o in run.outcomes[1:] if "not checked, because importing" in o.message]
+    assert len(stopped) == 3 - len({e[1] for e in events if e[0] == "student"}) >= 1, run.outcomes
 
 
 def test_the_ordinary_runs_checks_come_in_an_order_drawn_per_submission():
