@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import os
 import threading
 from collections.abc import Iterator
 
@@ -105,11 +106,17 @@ def order(label: str, n: int) -> list[int]:
     return [int(i) for i in np.random.default_rng(_of(b"order\0" + _code() + b"\0" + label.encode())).permutation(n)]
 
 
-def places(k: int, n: int) -> list[int]:
-    """k numbers in [0, n], each drawn on its own, for this thread's submission: after how many of the student's n
-    cost runs each of its k ordinary runs comes (`probing._with_costs`)."""
-    rng = np.random.default_rng(_of(b"places\0" + _code()))
-    return [int(x) for x in rng.integers(0, n + 1, size=k)]
+def _fresh() -> bytes:
+    return os.urandom(16)
+
+
+def places(k: int, n: int) -> list[tuple[int, int]]:
+    """Where each of k ordinary runs comes among n cost runs, in the order they run: (how many cost runs before it,
+    which of the k it is), drawn afresh for every grading, not for the code: a grading of the same code again (a
+    resubmission, a regrade) runs its processes in another order, so what a log kept on the host by an earlier
+    grading recorded of which process was measured says nothing of this one (blind attacks20)."""
+    rng = np.random.default_rng(int.from_bytes(_fresh(), "big"))
+    return sorted(zip((int(x) for x in rng.integers(0, n + 1, size=k)), (int(i) for i in rng.permutation(k))))
 
 
 def place(label: str, n: int) -> int:

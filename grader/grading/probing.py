@@ -255,13 +255,21 @@ def run_checks(checks_tree: Path, submission: Path, *, unsandboxed: bool = False
 
 
 def _code_digest(submission: Path) -> bytes:
-    """What the check runs see of ``submission``: every Python file under it (`_sandboxed` copies those)."""
+    """What the check runs see of ``submission``: every Python file under it and every folder (`_sandboxed` copies
+    those: a folder without a Python file is there to see too, so code that behaves one way beside it and another
+    without it is other code, with other inputs: blind attacks20)."""
     files = []
-    for path in sorted(submission.rglob("*.py")):
-        if "__pycache__" in path.parts or path.is_symlink() or not path.is_file():
+    for path in sorted(submission.rglob("*")):
+        if "__pycache__" in path.parts or path.is_symlink():
+            continue
+        name = path.relative_to(submission).as_posix()
+        if path.is_dir():
+            files.append((name + "/", b""))
+            continue
+        if not (path.suffix == ".py" and path.is_file()):
             continue
         try:
-            files.append((path.relative_to(submission).as_posix(), path.read_bytes()))
+            files.append((name, path.read_bytes()))
         except OSError:  # unreadable: the run reports it; the draw is for what could be read
             continue
     return draws.code_digest(files)
@@ -402,16 +410,14 @@ def _with_costs(ordinary: OrdinaryRuns, planned: list[PlannedCase], measured: li
                 checks_tree: Path, submission: Path, config: AssignmentConfig, unsandboxed: bool,
                 cancel) -> CheckRun:
     """The ordinary cases' runs (``ordinary``) and the cost cases' runs, judged in plan order. Each ordinary run
-    comes after as many of the student's cost runs as this submission's draw says (`draws.places`), each at a
-    place of its own: what a run leaves on the host for the next (the page cache, the name cache:
+    comes after as many of the student's cost runs as this grading's draw says (`draws.places`, afresh for each
+    grading), each at a place of its own: what a run leaves on the host for the next (the page cache, the name cache:
     docs/authoring.md) then does not say whether the runs that compare a form came before the run that measures
     it, and a comparing check that runs `COMPARING_RUNS` times is all behind a cost run only by a long chance."""
     by_id: dict[str, CaseOutcome] = {}
     notes, stops, spent = [], [], [0.0, 0.0, 0.0]
-    places = sorted(zip(draws.places(len(ordinary.parts), sum(len(costs.student_runs(p.case)) for p in measured)),
-                        draws.order("\0runs", len(ordinary.parts))))  # (no check is named so)
-    order = [i for _, i in places]
-    ordinary.parts = [ordinary.parts[i] for i in order]
+    places = draws.places(len(ordinary.parts), sum(len(costs.student_runs(p.case)) for p in measured))
+    ordinary.parts = [ordinary.parts[i] for _, i in places]
     runs_so_far = 0
 
     def before_student_run() -> None:

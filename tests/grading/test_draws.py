@@ -109,6 +109,13 @@ def test_the_compared_inputs_are_drawn_for_the_submissions_code(tmp_path):
     (tmp_path / "pkg" / "helper.py").write_text("y = 3\n")
     second = probing._code_digest(tmp_path)
     assert second != first
+    # a folder reaches the check runs whatever it holds (a module may behave one way beside it and another without:
+    # blind attacks20's scout), so it is part of the code too; a data file in it is not
+    (tmp_path / "_scout").mkdir()
+    (tmp_path / "_scout" / "notes.txt").write_text("a")
+    scouted = probing._code_digest(tmp_path)
+    (tmp_path / "_scout" / "notes.txt").write_text("b")
+    assert scouted != second and probing._code_digest(tmp_path) == scouted
     with draws.under(b"\x07" * 32):
         with draws.for_submission(first):
             a, a_measured, a_place, a_key = drawn(11), draws.measured(), draws.place("c-001", 9), draws.key()
@@ -184,12 +191,13 @@ class _Runs:
         return probing.CheckRun((CaseOutcome("compared", "c", True, ""),), (), (), 1.0)
 
 
-def test_each_ordinary_run_comes_at_a_place_of_its_own_among_the_cost_runs_drawn_per_submission(monkeypatch):
+def test_each_ordinary_run_comes_at_a_place_of_its_own_among_the_cost_runs_drawn_per_grading(monkeypatch):
     """Blind attacks14 carried state from run to run through the host's page cache ("a long call of this form was
     made before", or a count of processes): the run that compares a form came first, always. Blind attacks19 kept
-    a log there, and the ordinary runs came as one block. Now each of the student's ordinary runs (a comparing
-    check's run twice: `COMPARING_RUNS`) comes after as many of its cost runs as the submission's draw says for that
-    run, anywhere from none to all; the cost runs' companions are the model's, whatever the ordinary runs found."""
+    a log there, and the ordinary runs came as one block; blind attacks20 replayed a regrade's order (drawn for the
+    code). Now each of the student's ordinary runs (a comparing check's run twice: `COMPARING_RUNS`) comes after as
+    many of its cost runs as the grading's draw says for that run (afresh each time), anywhere from none to all;
+    the cost runs' companions are the model's, whatever the ordinary runs found."""
     from types import SimpleNamespace
 
     from grader.grading import costs, probing
@@ -220,6 +228,16 @@ def test_each_ordinary_run_comes_at_a_place_of_its_own_among_the_cost_runs_drawn
     measured = [probing.PlannedCase(f"cost_form-{n:03d}", spec, case) for n in range(3)]
     compared = probing.PlannedCase("compared-000", SimpleNamespace(name="compared"), Case("c", {}))
     places, orders, together = {f"part {i}": set() for i in range(3)}, set(), 0
+    drawn_for = {}  # (the same code, graded twice: the places are drawn afresh, not for the code: attacks20)
+    for grading in range(2):
+        events.clear()
+        with draws.for_submission(b"\5" * 32):
+            probing._with_costs(_Runs(3, events), [compared, *measured], measured, Path("."), Path("."),
+                                SimpleNamespace(limits=None), True, None)
+        drawn_for[grading] = tuple(e[1] if e[0] == "ordinary" else e[0] for e in events)
+    assert drawn_for[0] != drawn_for[1], drawn_for
+    fresh = iter(range(10**6))
+    monkeypatch.setattr(draws, "_fresh", lambda: next(fresh).to_bytes(16, "big"))
     for code in range(60):
         events.clear()
         with draws.for_submission(bytes([code]) * 32):
