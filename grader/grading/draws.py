@@ -119,6 +119,14 @@ def places(k: int, n: int) -> list[tuple[int, int]]:
     return sorted(zip((int(x) for x in rng.integers(0, n + 1, size=k)), (int(i) for i in rng.permutation(k))))
 
 
+def shuffled(n: int) -> list[int]:
+    """A permutation of range(n) drawn afresh for every call (the kernel's random bytes): the order a grading
+    measures its cost cases in (`probing._with_costs`). In the plan's order, a log kept on the host that counted
+    the long calls made so far named the form the next cost run measures, and a form's comparing run that was not
+    next knew it (blind attacks19, basics)."""
+    return [int(i) for i in np.random.default_rng(int.from_bytes(_fresh(), "big")).permutation(n)]
+
+
 def place(label: str, n: int) -> int:
     """A number in [0, n) for ``label`` (n > 0): where the case of that id comes in its run."""
     return _of(label.encode()) % n

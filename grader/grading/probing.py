@@ -413,7 +413,9 @@ def _with_costs(ordinary: OrdinaryRuns, planned: list[PlannedCase], measured: li
     comes after as many of the student's cost runs as this grading's draw says (`draws.places`, afresh for each
     grading), each at a place of its own: what a run leaves on the host for the next (the page cache, the name cache:
     docs/authoring.md) then does not say whether the runs that compare a form came before the run that measures
-    it, and a comparing check that runs `COMPARING_RUNS` times is all behind a cost run only by a long chance."""
+    it, and a comparing check that runs `COMPARING_RUNS` times is all behind a cost run only by a long chance. The
+    cost cases come in an order drawn afresh too (`draws.shuffled`): how many long calls came before says nothing
+    of which form the next cost run measures."""
     by_id: dict[str, CaseOutcome] = {}
     notes, stops, spent = [], [], [0.0, 0.0, 0.0]
     places = draws.places(len(ordinary.parts), sum(len(costs.student_runs(p.case)) for p in measured))
@@ -427,7 +429,7 @@ def _with_costs(ordinary: OrdinaryRuns, planned: list[PlannedCase], measured: li
         runs_so_far += 1
     stamp = _stamp(checks_tree)
     kept = model_costs.kept_for(checks_tree, unsandboxed, stamp)
-    for p in measured:
+    for p in [measured[i] for i in draws.shuffled(len(measured))]:  # (outcomes are kept by id, in plan order)
         stopped = ordinary.import_failed() or next(iter(stops), "")
         if stopped:
             by_id[p.id] = CaseOutcome(p.spec.name, p.case.label, False,

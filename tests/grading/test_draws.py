@@ -227,14 +227,14 @@ def test_each_ordinary_run_comes_at_a_place_of_its_own_among_the_cost_runs_drawn
     case = SimpleNamespace(grows=costs.LINEAR, compared_by="", label="L")
     measured = [probing.PlannedCase(f"cost_form-{n:03d}", spec, case) for n in range(3)]
     compared = probing.PlannedCase("compared-000", SimpleNamespace(name="compared"), Case("c", {}))
-    places, orders, together = {f"part {i}": set() for i in range(3)}, set(), 0
+    places, orders, together, measured_in = {f"part {i}": set() for i in range(3)}, set(), 0, set()
     drawn_for = {}  # (the same code, graded twice: the places are drawn afresh, not for the code: attacks20)
     for grading in range(2):
         events.clear()
         with draws.for_submission(b"\5" * 32):
             probing._with_costs(_Runs(3, events), [compared, *measured], measured, Path("."), Path("."),
                                 SimpleNamespace(limits=None), True, None)
-        drawn_for[grading] = tuple(e[1] if e[0] == "ordinary" else e[0] for e in events)
+        drawn_for[grading] = tuple(e[:2] for e in events)
     assert drawn_for[0] != drawn_for[1], drawn_for
     fresh = iter(range(10**6))
     monkeypatch.setattr(draws, "_fresh", lambda: next(fresh).to_bytes(16, "big"))
@@ -250,30 +250,36 @@ def test_each_ordinary_run_comes_at_a_place_of_its_own_among_the_cost_runs_drawn
         for part, n in at.items():
             places[part].add(n)
         orders.add(tuple(e[1] for e in ran))
+        measured_in.add(tuple(dict.fromkeys(e[1] for e in events if e[0] == "student")))
         together += len(set(at.values())) == 1
         assert all(e[2] == () for e in events if e[0] != "ordinary")  # the same companions, model or student
     assert all(seen == set(range(7)) for seen in places.values()), places  # each anywhere among the 6 cost runs
     assert len(orders) == 6 and together < 10  # every order of the three, and rarely all at one place
+    # ... and the cost cases measured in every order too (a count of long calls names no next form: attacks19)
+    assert len(measured_in) == 6, measured_in
     # a cost run whose import failed (the ordinary runs may not have come yet): the later cost cases are not run
     monkeypatch.setattr(probing, "_alone_runner", lambda p, *a: (
         lambda whose, inputs, cap: a[-1].append("importing your module failed: SyntaxError (line 3)")))
     events.clear()
     run = probing._with_costs(_Runs(2, events), [compared, *measured], measured, Path("."), Path("."),
                               SimpleNamespace(limits=None), True, None)
-    assert [o.passed for o in run.outcomes] == [True, True, False, False], run.outcomes
-    assert "not checked, because importing your module failed: SyntaxError" in run.outcomes[2].message
+    assert run.outcomes[0].passed and sorted(o.passed for o in run.outcomes[1:]) == [False, False, True]
+    assert sum("not checked, because importing your module failed: SyntaxError" in o.message
+               for o in run.outcomes) == 2, run.outcomes  # (the first measured, in the drawn order, ran)
     assert [e[0] for e in events] == ["ordinary", "ordinary"]  # the ordinary checks run all the same
     # an ordinary run whose import failed: no cost case is run after it
     events.clear()
     monkeypatch.setattr(probing, "_alone_runner", runner)
-    with draws.for_submission(b"\7" * 32):
+    for at in (0, 3):  # before the first cost run (that case ends, two are not run); after the second case's first
+        events.clear()
+        monkeypatch.setattr(draws, "places", lambda k, n: [(at, 0)])
         run = probing._with_costs(_Runs(1, events, failing=True), [compared, *measured], measured, Path("."),
                                   Path("."), SimpleNamespace(limits=None), True, None)
-    first = next(i for i, e in enumerate(events) if e[0] == "ordinary")
-    going = events[first - 1][1] if first else ""  # (the cost case whose student run it came before ends)
-    assert {e[1] for e in events[first + 1:] if e[0] == "student"} <= {going}, events
-    stopped = [o for o in run.outcomes[1:] if "not checked, because importing" in o.message]
-    assert len(stopped) == 3 - len({e[1] for e in events if e[0] == "student"}) >= 1, run.outcomes
+        first = next(i for i, e in enumerate(events) if e[0] == "ordinary")
+        going = events[first - 1][1] if first else ""  # (the cost case whose student run it came before ends)
+        assert {e[1] for e in events[first + 1:] if e[0] == "student"} <= {going}, events
+        stopped = [o for o in run.outcomes[1:] if "not checked, because importing" in o.message]
+        assert len(stopped) == 3 - len({e[1] for e in events if e[0] == "student"}) == (2 if at == 0 else 1)
 
 
 def test_the_ordinary_runs_checks_come_in_an_order_drawn_per_submission():
