@@ -44,7 +44,7 @@ from grader.sandbox.scratch import user_cache
 log = logging.getLogger(__name__)
 
 KEPT_S = 12 * 3600
-VERSION = 4  # of what is kept and how it is measured: bump when a change to the runs changes the figures
+VERSION = 5  # of what is kept and how it is measured: bump when a change to the runs changes the figures
 
 
 @lru_cache(maxsize=1)

@@ -306,3 +306,33 @@ def test_the_ordinary_runs_checks_come_in_an_order_drawn_per_submission():
             assert [i for i in ids if i.startswith(name + "-")] == [p.id for p in planned if p.spec.name == name]
         orders.append(list(dict.fromkeys(groups)))
     assert orders[0] != orders[1] and sorted(orders[0]) == sorted(orders[1])
+
+
+@pytest.mark.parametrize("name", ["linear-attention-basics", "linear-attention-hybrid"])
+def test_a_twins_inputs_are_the_first_tokens_of_its_measured_calls(name):
+    """Blind attacks21 told the measured call from its twin at the first step: seeded arrays were filled in C order,
+    so every sequence but the first began at a place in the stream that moved with the length, and the measured
+    inputs (the grader's, the same for every submission on a machine) could be recognised from a token seen in
+    another submission's cost run. Filled token by token, a twin's arrays are the first tokens of the measured
+    call's, and every other input is the same."""
+    from grader.checks import Seeded
+    from grader.grading import costs, probing
+    from grader.sandbox.inside import seeded
+
+    planned = probing.plan(ROOT / "solutions" / name)
+    by_id = {p.id: p for p in planned}
+    twins = [p for p in planned if p.twin_of]
+    assert twins
+    for twin in twins:
+        case = costs.drawn(by_id[twin.twin_of].case, draws.measured())
+        long = case.inputs_at(case.lengths[1])
+        arrays = {k: v for k, v in twin.case.inputs.items() if isinstance(v, Seeded)}
+        assert arrays and {k: v for k, v in twin.case.inputs.items() if k not in arrays} == {
+            k: v for k, v in long.items() if not isinstance(v, Seeded)}
+        for key, small in arrays.items():
+            big = long[key]
+            assert (small.seed, small.scale, small.shape[:-2], small.shape[-1]) == (
+                big.seed, big.scale, big.shape[:-2], big.shape[-1])
+            n = small.shape[-2]  # (the measured length's array is hundreds of MiB: a longer one shows the rule)
+            longer = seeded.make(big.seed, (*big.shape[:-2], n + 300, big.shape[-1]), big.scale)
+            assert np.array_equal(seeded.make(small.seed, small.shape, small.scale), longer[..., :n, :])
