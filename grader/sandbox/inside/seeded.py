@@ -7,7 +7,6 @@ one for the reference (`grader.checks.Seeded`). numpy only; inside, loaded by pa
 """
 import numpy as np
 
-
 BLOCK = 256  # tokens drawn at once
 
 
