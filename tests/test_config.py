@@ -139,7 +139,7 @@ def test_config_errors_carry_their_location_as_fields(tmp_path):
 
 def write_variants(tmp_path: Path, variants: str) -> Path:
     folder = tmp_path / "demo"
-    folder.mkdir()
+    folder.mkdir(parents=True)
     (folder / "assignment.yaml").write_text(
         "name: demo\ntitle: Demo\nnotebook: demo.ipynb\nstudent_files: [demo.ipynb]\nmodules: []\n"
         "public_tests: tests/test_demo.py\nbaseline: {passed: 0, failed: 0}\n" + variants, encoding="utf-8")
@@ -176,3 +176,23 @@ def test_a_bad_variants_entry_is_refused_with_its_key(tmp_path, variants, where)
     with pytest.raises(ConfigError, match=re.escape(f"assignment.yaml: {where}:")) as info:
         load_assignment(write_variants(tmp_path, variants))
     assert info.value.where == where and info.value.key[0] == "variants"
+
+
+def test_preloads_load_as_module_names(tmp_path):
+    config = load_assignment(write_variants(tmp_path, "preload: [torch._dynamo, wave]\n"))
+    assert config.preload == ("torch._dynamo", "wave")
+    assert load_assignment(write_variants(tmp_path / "none", "")).preload == ()
+
+
+@pytest.mark.parametrize("preload, where", [
+    ("preload: torch._dynamo\n", "preload"),  # not a list
+    ("preload: [torch._dynamo, 'os; import x']\n", "preload[1]"),
+    ("preload: [torch..x]\n", "preload[0]"),
+    ("preload: [1torch]\n", "preload[0]"),
+    ("preload: [" + ", ".join(f"m{n}" for n in range(17)) + "]\n", "preload"),
+])
+def test_a_bad_preload_is_refused_with_its_key(tmp_path, preload, where):
+    """Is every fault of `preload:` a ConfigError naming the file and the entry to fix?"""
+    with pytest.raises(ConfigError, match=re.escape(f"assignment.yaml: {where}:")) as info:
+        load_assignment(write_variants(tmp_path, preload))
+    assert info.value.where == where

@@ -235,6 +235,8 @@ def grade_tree(tree: Path, template: Path, config: AssignmentConfig, rubric: Rub
                cache: StageCache | None = None, student: Student = Student()) -> GradedTree:
     """The stages shared by the official and the local path (``cache``: the local path's stage results;
     ``key``: the answer key at the default numbers, judged at ``student``'s own)."""
+    if not unsandboxed:  # before any run of this grading is forked: each finds the same modules imported
+        sandbox.warm.preload(config.preload)
     template_nb = json.loads((template / config.notebook).read_text())
     nb = _hand_in(tree, template, config, template_nb)
     run, other, timings = _run_stages(tree, config, nb, checks_from=checks_from, unsandboxed=unsandboxed,

@@ -118,6 +118,7 @@ class Zygote:
         theirs.close()
         self.control, self.lock, self.starting = ours, threading.Lock(), threading.Lock()
         self.forks, self.ready = 0, False
+        self.preloaded: set[str] = set()  # the assignment's preloads asked for (`ask_preload`)
         self.active, self.selftest_error = 0, None  # runs forked and not yet ended; why the self-test failed
         self.tested = threading.Thread(target=self.selftest, daemon=True)  # forked before the template's imports:
         self.tested.start()  # the test's set-up runs alongside them
@@ -155,6 +156,19 @@ class Zygote:
             raise WarmStartFailed(f"warm start failed: {reply.get('error', 'no answer')}", self)
         _succeeded()
         return WarmProcess(ours, reply["pid"], stdin, self._ended)
+
+    def ask_preload(self, names) -> None:
+        """Have the template import ``names`` (those not asked for yet) before the next run it forks: the message
+        and every fork request share the control socket, in order."""
+        with self.lock:
+            new = [n for n in dict.fromkeys(names) if n not in self.preloaded]
+            if new:
+                try:
+                    self.control.send(b"i" + json.dumps(new).encode())
+                except OSError as exc:  # a template that died: the next run replaces it (and asks again)
+                    log.warning("the warm-start template could not be asked to preload %s: %s", new, exc)
+                    return
+                self.preloaded.update(new)
 
     def _ended(self) -> None:
         with self.lock:
@@ -209,6 +223,7 @@ class Zygote:
 _lock = threading.Lock()
 _zygote: Zygote | None = None
 _broken = False
+_wanted: dict[str, None] = {}  # every preload asked for (`preload`): a template that replaces one is asked again
 _failures = 0  # warm starts that failed since the last one that worked
 last_failure = ""  # why the last warm start failed (for logs and tests)
 
@@ -225,6 +240,21 @@ def prestart() -> None:
             _template(wait=False)
         except (OSError, SandboxError) as exc:
             log.warning("warm start unavailable: %s", exc)
+
+
+def preload(names) -> None:
+    """The assignment's preloads (assignment.yaml ``preload``): modules its notebook would import at a first use
+    (torch.optim's first optimizer imports torch._dynamo: ~0.6 s of CPU). The template imports them once, before
+    the next run it forks, and every template that replaces it does too. Never waits for a template to start;
+    nothing where runs start cold."""
+    names = tuple(names)
+    if not names or not enabled():
+        return
+    with _lock:
+        _wanted.update(dict.fromkeys(names))
+        zygote = _zygote
+    if zygote is not None and zygote.ready:  # else `_template` asks it once it is ready, before its first run
+        zygote.ask_preload(names)
 
 
 def _template(wait: bool = True) -> Zygote:
@@ -256,6 +286,9 @@ def _template(wait: bool = True) -> Zygote:
                     raise
                 zygote.ready = True
                 keep_cached("matplotlib", zygote.home / "matplotlib", FONT_LIST)
+                with _lock:
+                    wanted = list(_wanted)
+                zygote.ask_preload(wanted)
     return zygote
 
 

@@ -361,3 +361,32 @@ def test_a_template_that_fails_its_start_turns_warm_off_and_the_run_starts_cold(
         assert expected in warm.last_failure, warm.last_failure
     finally:
         warm.shutdown()
+
+
+def test_an_assignments_preloads_are_imported_in_every_run_after_and_in_a_replacing_template(tmp_path, monkeypatch):
+    """assignment.yaml `preload`: the template imports the modules once, before the next run it forks (every run
+    after finds them imported, none before), and a template that replaces it is asked again; a name that does
+    not import is skipped and the runs go on."""
+    monkeypatch.setenv("LRKIT_WARM", "1")
+    monkeypatch.setattr(warm, "_broken", False)
+    monkeypatch.setattr(warm, "_wanted", {})
+    warm.shutdown()
+    work = tmp_path / "w"
+    work.mkdir()
+    (work / "main.py").write_text("import sys\nprint(sorted(m for m in ('wave', 'xml.dom.minidom', "
+                                  "'no_such_module_xyz') if m in sys.modules))\n")
+
+    def seen():
+        result = sandbox.run([sandbox_python(), "-I", "/submission/main.py"], mounts=[Mount(work, "/submission")],
+                             cwd="/submission", env={}, limits=LIMITS)
+        assert result.returncode == 0 and "zygote" in result.isolation, (result.output, warm.last_failure)
+        return result.output.strip()
+
+    assert seen() == "[]"
+    warm.preload(["wave", "no_such_module_xyz"])
+    assert seen() == "['wave']"
+    warm.preload(["xml.dom.minidom", "wave"])
+    assert seen() == "['wave', 'xml.dom.minidom']"
+    warm.shutdown()  # the next run starts a fresh template: it is asked for both before its first run
+    assert seen() == "['wave', 'xml.dom.minidom']"
+    warm.shutdown()
