@@ -123,7 +123,8 @@ def _add_twin(p: PlannedCase, cases: list[PlannedCase], compared: CheckSpec) -> 
     cases.insert(draws.place(twin.id, len(cases) + 1), twin)
 
 
-def _job(tree: Path, planned: list[PlannedCase], config: AssignmentConfig, unsandboxed: bool) -> bytes:
+def _job(tree: Path, planned: list[PlannedCase], config: AssignmentConfig, unsandboxed: bool,
+         case_timeout: float | None = None) -> bytes:
     """What the driver reads on stdin: the job (with the probes' source), then one message per case; the checks
     in an order drawn for this submission (`draws.order`), each check's cases together and in their order, so
     the check that runs just before a comparing check, whose process may leave a mark on the host for the next
@@ -132,7 +133,8 @@ def _job(tree: Path, planned: list[PlannedCase], config: AssignmentConfig, unsan
     order = [names[i] for i in draws.order("\0checks", len(names))]  # (no check is named so)
     by_check = {name: [p for p in planned if p.spec.name == name] for name in order}
     return _job_bytes(tree, config, [(p.id, p.probe, p.case.inputs, p.spec.name) for name in order
-                                     for p in by_check[name]], config.limits.case_timeout_s, unsandboxed)
+                                     for p in by_check[name]], case_timeout or config.limits.case_timeout_s,
+                      unsandboxed)
 
 
 def _room(unsandboxed: bool) -> dict | None:
@@ -225,11 +227,12 @@ def _error_text(error: object) -> str:
     return f"raised {message}" + (f" at {where}" if where else "")
 
 
-def _stopped_text(entry: dict, result: sandbox.RunResult, limits) -> str:
-    """Why a case (or the import) has no answer, from the driver's account and the run's."""
+def _stopped_text(entry: dict, result: sandbox.RunResult, limits, timeout_s: float | None = None) -> str:
+    """Why a case (or the import) has no answer, from the driver's account and the run's; ``timeout_s``: the case's
+    time limit in that run (`case_limit_s`), the import's by default."""
     how = entry.get("stopped")
     if how == "timeout":
-        return messages.case_too_slow(limits.case_timeout_s)
+        return messages.case_too_slow(timeout_s or limits.case_timeout_s)
     if how == "too_large":
         return f"the result is larger than {MAX_RESULT_BYTES // 2**20} MB"
     if how == "died":
@@ -308,6 +311,7 @@ class OrdinaryRuns:
         self.limits = sandbox.RunLimits(wall_s=limits.checks_timeout_s, idle_s=limits.case_timeout_s + 15,
                                         memory_mb=limits.memory_mb, max_channel_bytes=MAX_CHANNEL_BYTES,
                                         cpu_time_s=limits.checks_timeout_s, **CHECK_ROOM)
+        self.comparing = {p.case.compared_by for p in measured if p.case.compared_by}  # (each alone in its runs)
 
     def pending(self) -> int:
         return len(self.parts) - len(self.runs)
@@ -323,10 +327,13 @@ class OrdinaryRuns:
             self.runs.append(CheckRun(tuple(CaseOutcome(p.spec.name, p.case.label, False, f"{p.spec.title}: {why}")
                                             for p in part), (), (), 0.0))
             return
-        job = _job(self.tree, part, self.config, self.unsandboxed)
-        result = _sandboxed(self.tree, self.submission, job, self.limits, unsandboxed=self.unsandboxed,
+        limits, timeout = self.limits, None
+        if part[0].spec.name in self.comparing:  # a cost case's form compared: no limit lower than a cost run's
+            limits, timeout = comparing_run_limits(self.config.limits, self.limits), case_limit_s(self.config.limits)
+        job = _job(self.tree, part, self.config, self.unsandboxed, timeout)
+        result = _sandboxed(self.tree, self.submission, job, limits, unsandboxed=self.unsandboxed,
                             cancel=self.cancel, modules_only=True)
-        self.runs.append(_judge(part, result, self.config.limits, self.limits))
+        self.runs.append(_judge(part, result, self.config.limits, limits, timeout))
         if self.runs[-1].apart_refused and not APART_REFUSED:  # (each comparing check alone in its run all the same)
             APART_REFUSED.append(True)
             log.warning("the kernel refused each check's process namespaces of its own: the other checks' processes "
@@ -473,6 +480,29 @@ def _companions(p: PlannedCase, compared: list[PlannedCase]) -> list[tuple]:
     return [(q.id, q.probe, q.case.inputs, group) for q in compared if q.id in ahead]
 
 
+def cost_run_limits(limits) -> sandbox.RunLimits:
+    """A cost run's limits (`_alone_runner`; its CPU time capped lower per run by the form's work cap)."""
+    return sandbox.RunLimits(wall_s=2 * limits.case_timeout_s + 30, memory_mb=limits.memory_mb,
+                             max_channel_bytes=MAX_CHANNEL_BYTES, cpu_time_s=limits.case_timeout_s, **CHECK_ROOM)
+
+
+def case_limit_s(limits) -> float:
+    """A case's time limit in a cost run, and in every run of a check that compares a cost case's form."""
+    return 2 * limits.case_timeout_s
+
+
+def comparing_run_limits(limits, shared: sandbox.RunLimits) -> sandbox.RunLimits:
+    """The limits of a run that compares a cost case's form: each at least the cost run's (`cost_run_limits`). A
+    limit the cost run has and the comparing run has not is one a process can outlive to learn where it is: blind
+    attacks22 slept 37 s at the twin's first step, killed at the ordinary 30 s where it was compared and awake in
+    the cost run's 60 s, then ran the efficient step there only. Here a process that outlives a limit in a cost run
+    outlives it where it is compared too, with the same time per case (`case_limit_s`); a run stopped idle has
+    gone quiet for longer than any case may take."""
+    cost = cost_run_limits(limits)
+    return dataclasses.replace(shared, wall_s=max(shared.wall_s, cost.wall_s),
+                               idle_s=case_limit_s(limits) + 15, cpu_time_s=max(shared.cpu_time_s, cost.cpu_time_s))
+
+
 def _alone_runner(p: PlannedCase, checks_tree: Path, submission: Path, config: AssignmentConfig,
                   unsandboxed: bool, cancel, notes: list[str], spent: list[float], before: list[tuple],
                   before_student_run: Callable[[], None], stops: list[str]) -> costs.Runner:
@@ -481,16 +511,14 @@ def _alone_runner(p: PlannedCase, checks_tree: Path, submission: Path, config: A
     measured by the run's own cgroup after it ended. ``before_student_run()`` is called before each of the
     student's runs; a student's run whose import failed adds why to ``stops``."""
     limits = config.limits
-    run_limits = sandbox.RunLimits(wall_s=2 * limits.case_timeout_s + 30, memory_mb=limits.memory_mb,
-                                   max_channel_bytes=MAX_CHANNEL_BYTES, cpu_time_s=limits.case_timeout_s,
-                                   **CHECK_ROOM)
+    run_limits = cost_run_limits(limits)
 
     def run(whose: str, inputs, cpu_limit_s: float | None) -> costs.RunAnswer:
         model = whose == "model"
         if not model:
             before_student_run()
         cases = before + [(p.id, p.spec.probe, dict(inputs), p.spec.name)]
-        job = _job_bytes(checks_tree, config, cases, 2 * limits.case_timeout_s, unsandboxed)
+        job = _job_bytes(checks_tree, config, cases, case_limit_s(limits), unsandboxed)
         capped = run_limits if cpu_limit_s is None else dataclasses.replace(
             run_limits, cpu_time_s=min(cpu_limit_s, run_limits.cpu_time_s))
         result = _sandboxed(checks_tree, checks_tree if model else submission, job, capped,
@@ -536,13 +564,14 @@ def _alone_answer(p: PlannedCase, result: sandbox.RunResult, limits, run_limits,
         if "error" in entry:
             return None, _error_text(entry["error"]), True
         if "stopped" in entry:
-            return None, _stopped_text(entry, result, limits), False
+            return None, _stopped_text(entry, result, limits, case_limit_s(limits)), False
         return (*_read_result(message), False)
     why = f"the driver's messages could not be read ({problem})" if problem else _why_stopped(result, limits)
     return None, why, False
 
 
-def _judge(planned: list[PlannedCase], result: sandbox.RunResult, limits, run_limits) -> CheckRun:
+def _judge(planned: list[PlannedCase], result: sandbox.RunResult, limits, run_limits,
+           timeout_s: float | None = None) -> CheckRun:
     """Every case's verdict from what the driver sent (hostile data) and how the run ended."""
     decoded, problem = channel.decode(result.channel)  # not `messages`: that is the module of sentences
     verdict: dict[str, CaseOutcome] = {}
@@ -579,7 +608,7 @@ def _judge(planned: list[PlannedCase], result: sandbox.RunResult, limits, run_li
         elif "error" in entry:
             verdict[p.id] = judge_case(p.spec, p.case, None, _error_text(entry["error"]))
         elif "stopped" in entry:
-            verdict[p.id] = judge_case(p.spec, p.case, None, _stopped_text(entry, result, limits))
+            verdict[p.id] = judge_case(p.spec, p.case, None, _stopped_text(entry, result, limits, timeout_s))
         else:
             got, why = _read_result(message)
             verdict[p.id] = judge_case(p.spec, p.case, got, why)

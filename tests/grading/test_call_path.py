@@ -219,3 +219,42 @@ def test_where_the_kernel_refuses_namespaces_the_checks_run_without_and_say_so(t
     assert "apart" not in first.isolation and {o.check for o in first.outcomes if o.passed} >= {"same_everywhere"}
     run_checks(tree, student)
     assert len(runs) == 2
+
+
+def test_a_run_that_compares_a_cost_form_has_no_limit_a_cost_run_lacks(monkeypatch):
+    """Blind attacks22 slept 37 s at the twin's first step: the ordinary run stopped the case at 30 s, the cost run
+    gave it 60, and the process that woke up ran the efficient step where it was measured only. A run of a check
+    that compares a cost case's form now has every limit at least the cost run's, and the same time per case; the
+    other checks' run keeps the ordinary limits."""
+    from types import SimpleNamespace
+
+    from grader.config import AssignmentLimits
+    from grader.grading import probing
+    from grader.grading.checks import Case
+
+    def planned(check, n, compared_by=""):
+        case = SimpleNamespace(compared_by=compared_by) if compared_by else Case(label=f"{check} {n}", inputs={})
+        return probing.PlannedCase(f"{check}-{n:03d}", SimpleNamespace(name=check, title=check), case)
+    ordinary = [planned(c, n) for c in ("a_other", "b_compared") for n in range(2)]
+    measured = [planned("cost_b", 0, compared_by="b_compared")]
+    limits = AssignmentLimits(checks_timeout_s=40, case_timeout_s=30)  # (a checks limit below a cost run's wall)
+    seen = []
+    monkeypatch.setattr(probing, "_job", lambda tree, part, config, unsandboxed, timeout=None: (part, timeout))
+    monkeypatch.setattr(probing, "_sandboxed", lambda tree, sub, job, run_limits, **k: seen.append(
+        (job[0][0].spec.name, job[1], run_limits)) or SimpleNamespace())
+    monkeypatch.setattr(probing, "_judge", lambda *a: probing.CheckRun((), (), (), 0.0))
+    runs = probing.OrdinaryRuns(Path("."), Path("."), ordinary, measured, SimpleNamespace(limits=limits), True, None)
+    while runs.pending():
+        runs.run_next()
+    cost = probing.cost_run_limits(limits)
+    assert [name for name, _, _ in seen] == ["a_other", "b_compared", "b_compared"]
+    for name, timeout, run in seen:
+        if name == "a_other":
+            assert timeout is None and run.wall_s == 40 and run.idle_s == 45  # the ordinary limits
+            continue
+        assert timeout == probing.case_limit_s(limits) == 60
+        assert run.idle_s > timeout and run.wall_s >= cost.wall_s and run.cpu_time_s >= cost.cpu_time_s
+        for field in ("memory_mb", "max_procs", "tmp_mb", "max_disk_mb", "max_channel_bytes", "max_file_mb",
+                      "cpus", "max_output_bytes"):
+            assert getattr(run, field) >= getattr(cost, field), field
+        assert (run.sockets, run.nest) == (cost.sockets, cost.nest)
