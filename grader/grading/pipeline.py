@@ -43,7 +43,7 @@ from grader.grading.execute import (
 from grader.grading.fingerprint import check_fingerprints
 from grader.grading.intake import assemble, submission_name, take_in
 from grader.grading.notebook import answer_id_of, cell_source, exercise_cell_counts, is_answers_cell
-from grader.grading.probing import run_checks
+from grader.grading.probing import CheckRun, run_checks
 from grader.grading.public_tests import run_public_tests
 from grader.grading.score import Outcomes, cause_notes, score
 from grader.grading.targets import bundle_error_message, bundle_problems
@@ -206,6 +206,8 @@ def _run_stages(tree: Path, config: AssignmentConfig, nb: HandedIn, *, checks_fr
                                        "(see the checks)")
     timings.update(notebook_peak_mb=run.peak_memory_mb, checks_peak_mb=other.peak_memory_mb,
                    notebook_cpu_s=run.cpu_s, checks_cpu_s=other.cpu_s)
+    if isinstance(other, CheckRun):  # (official) of the checks' CPU, the student's cost runs
+        timings["checks_cost_cpu_s"] = other.cost_cpu_s
     return run, other, timings
 
 

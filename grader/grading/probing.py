@@ -83,6 +83,7 @@ class CheckRun:
     peak_memory_mb: float = 0.0
     cpu_s: float = 0.0  # CPU time of the sandboxed process trees, restarts included
     apart_refused: bool = False  # the run was to set each check's process apart and the kernel refused
+    cost_cpu_s: float = 0.0  # of ``cpu_s``: the student's cost runs (every length, every measurement again)
 
 
 def plan(tree: Path) -> list[PlannedCase]:
@@ -453,7 +454,7 @@ def _with_costs(ordinary: OrdinaryRuns, planned: list[PlannedCase], measured: li
     by_id.update(zip((p.id for p in planned if isinstance(p.case, Case)), run.outcomes))
     return CheckRun(tuple(by_id[p.id] for p in planned), tuple(dict.fromkeys((*run.notes, *notes))), run.isolation,
                     round(run.seconds + spent[0], 3), run.import_hung, max(spent[2], run.peak_memory_mb),
-                    round(run.cpu_s + spent[1], 3))
+                    round(run.cpu_s + spent[1], 3), cost_cpu_s=round(spent[1], 3))
 
 
 def _stamp(checks_tree: Path) -> tuple[str, int]:

@@ -270,6 +270,8 @@ def test_the_correct_solution_gets_every_automatic_point(graded):
     wrong = [(i.id, i.points, i.max_points, i.messages) for i in report.items
              if i.kind != "manual" and i.points != i.max_points]
     assert not wrong, wrong
+    # the profile `tasks.py bench class` prints: of the checks' CPU, the student's cost runs (measured from outside)
+    assert 0 < report.timings["checks_cost_cpu_s"] < report.timings["checks_cpu_s"], report.timings
 
 
 def test_no_process_from_the_corpus_is_left(graded):
