@@ -497,11 +497,13 @@ def comparing_run_limits(limits, shared: sandbox.RunLimits) -> sandbox.RunLimits
     limit the cost run has and the comparing run has not is one a process can outlive to learn where it is: blind
     attacks22 slept 37 s at the twin's first step, killed at the ordinary 30 s where it was compared and awake in
     the cost run's 60 s, then ran the efficient step there only. Here a process that outlives a limit in a cost run
-    outlives it where it is compared too, with the same time per case (`case_limit_s`); a run stopped idle has
-    gone quiet for longer than any case may take."""
+    outlives it where it is compared too, with the same time per case (`case_limit_s`), and no idle limit, as a cost
+    run has none: a process restarted after a lost case imports without a word on the channel, and an import and a
+    case in silence outlasted an idle limit of one case's time (blind attacks23). The driver's time limits per case
+    and per import, and the run's wall and CPU limits, still bound it."""
     cost = cost_run_limits(limits)
-    return dataclasses.replace(shared, wall_s=max(shared.wall_s, cost.wall_s),
-                               idle_s=case_limit_s(limits) + 15, cpu_time_s=max(shared.cpu_time_s, cost.cpu_time_s))
+    return dataclasses.replace(shared, wall_s=max(shared.wall_s, cost.wall_s), idle_s=cost.idle_s,
+                               cpu_time_s=max(shared.cpu_time_s, cost.cpu_time_s))
 
 
 def _alone_runner(p: PlannedCase, checks_tree: Path, submission: Path, config: AssignmentConfig,
