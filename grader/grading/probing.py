@@ -628,7 +628,8 @@ def _judge(planned: list[PlannedCase], result: sandbox.RunResult, limits, run_li
             verdict[p.id] = CaseOutcome(p.spec.name, p.case.label, False,
                                         f"{p.spec.title}: not checked, because {reason[:300]}.")
     isolation = result.isolation + (("apart",) if first.get("apart") is True else ())  # `inside/apart.py`
-    return CheckRun(tuple(verdict[p.id] for p in planned), tuple(notes), isolation, result.wall_s,
+    outcomes = tuple(dataclasses.replace(verdict[p.id], twin=True) if p.twin_of else verdict[p.id] for p in planned)
+    return CheckRun(outcomes, tuple(notes), isolation, result.wall_s,
                     import_hung, result.peak_memory_mb, round(result.cpu_s, 3), first.get("apart") is False)
 
 

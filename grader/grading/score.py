@@ -61,10 +61,17 @@ def _grouped(failures: list[CaseOutcome]) -> list[str]:
 
 
 def _gate(item: RubricItem, outcomes: Outcomes) -> CaseOutcome | None:
-    """The first failing case of a check the item requires (it does not do its job at all), if any."""
+    """The first failing case of a check the item requires (it does not do its job at all), if any.
+
+    A cost case whose outputs were wrong (or that raised) fails no gate when its form's comparing check
+    (``excused_by``) fails too: the form is wrong where it is compared, an honest bug charged to that form's
+    items. Only a failure at the compared lengths counts, not one of the twin (the measured call, compared at a
+    few hundred tokens): code right at a few dozen tokens and wrong or raising from a few hundred on is a
+    length switch, and fails the gate as a slow form does (blind attacks21: a slow chunkwise that raised past
+    256 tokens kept the two items that require it to be chunkwise)."""
     if not item.requires or not outcomes.checks_run:
         return None
-    failing = {c.check for c in outcomes.cases if not c.passed}
+    failing = {c.check for c in outcomes.cases if not c.passed and not c.twin}
     return next((c for c in outcomes.cases if c.check in item.requires and not c.passed
                  and not (c.excused_by and c.excused_by in failing)), None)
 

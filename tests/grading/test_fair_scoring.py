@@ -198,6 +198,23 @@ def test_a_form_right_where_compared_and_wrong_where_measured_fails_the_gate():
         assert {i.id: i.points for i in items} == {"boundaries": 0.0, "form": 2.0}, excused_by
 
 
+def test_a_form_wrong_only_at_the_measured_calls_twin_is_a_length_switch_and_fails_the_gate():
+    """The comparing check failing only at the twin (the measured call at a few hundred tokens) is no honest bug
+    "where it is compared at short lengths": code right at a few dozen tokens and raising past 256 (blind
+    attacks21) loses the items that require the form's cost check, as its slow control does. A failure at a
+    short compared case still excuses it."""
+    r = rubric(RubricItem("boundaries", "Boundaries", 3, checks=("boundaries",), requires=("cost_form",)),
+               RubricItem("form", "Form", 2, checks=("form",)))
+    twin = CaseOutcome("form", "cost: the measured call, compared over a few hundred tokens", False, "wrong",
+                       twin=True)
+    out = Outcomes(cases=(case("boundaries", True), case("form", True), twin, _cost_wrong("form")))
+    items, _ = score(r, out)
+    assert {i.id: i.points for i in items} == {"boundaries": 0.0, "form": 0.0}
+    out = Outcomes(cases=(case("boundaries", True), case("form", False), twin, _cost_wrong("form")))
+    items, _ = score(r, out)
+    assert {i.id: i.points for i in items} == {"boundaries": 3.0, "form": 0.0}
+
+
 def test_a_check_whose_own_gate_fails_says_nothing_and_the_item_is_judged_on_the_other_form():
     """A step that ignores the state it is given: its from-a-given-state property check cannot show the
     property, so the item is judged on forward's check alone; with forward broken too, no credit."""
