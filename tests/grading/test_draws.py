@@ -336,3 +336,28 @@ def test_a_twins_inputs_are_the_first_tokens_of_its_measured_calls(name):
             n = small.shape[-2]  # (the measured length's array is hundreds of MiB: a longer one shows the rule)
             longer = seeded.make(big.seed, (*big.shape[:-2], n + 300, big.shape[-1]), big.scale)
             assert np.array_equal(seeded.make(small.seed, small.shape, small.scale), longer[..., :n, :])
+
+
+@pytest.mark.parametrize("name", ["linear-attention-basics", "linear-attention-hybrid"])
+def test_every_measured_call_has_a_decay_that_remembers_past_the_twin_and_the_measured_lengths(name):
+    """Blind attacks21: at a drawn decay of 0.9 or less, a form that re-sums only its last 256 tokens (a window:
+    bounded work per token) was right within the tolerance at every length and kept the cost items. Under any
+    secret, each measured call has no decay (linear attention) or one under which a token 600 back still weighs
+    a quarter (wrong at the twin) and one 10 000 back more than 1e-9 (a window right at the long length re-sums
+    most of the sequence)."""
+    from grader.grading import costs, probing
+
+    for secret in (b"\x01" * 32, b"\x02" * 32, b"\x03" * 32, b"\x04" * 32):
+        with draws.under(secret):
+            cases = [p.case for p in probing.plan(ROOT / "solutions" / name) if isinstance(p.case, CostCase)]
+            assert cases
+            for case in cases:
+                inputs = costs.drawn(case, draws.measured()).inputs
+                if "gamma_logit" in inputs:
+                    gammas = 1 / (1 + np.exp(-np.asarray(inputs["gamma_logit"], dtype=np.float64)))
+                elif "gamma0" in inputs:
+                    gammas = np.atleast_1d(np.asarray(inputs["gamma0"], dtype=np.float64))
+                else:
+                    assert inputs.get("form") in ("recurrent", "step"), case.label  # linear attention: γ = 1
+                    continue
+                assert gammas.max() ** 600 > 0.25 and gammas.max() ** 10_000 > 1e-9, (case.label, gammas)
