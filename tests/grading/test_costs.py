@@ -4,6 +4,8 @@ Pure tests: measurements are made up here, as the sandboxed runs of `probing` wo
 test pins one side of a bound (honest forms on a loaded machine pass, quadratic ones fail by a factor)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -276,3 +278,32 @@ def test_a_drawn_case_is_made_from_the_graders_seed_and_an_undrawn_one_is_as_giv
     assert made.inputs_at(4) == {"form": "f", "seed": 7, "L": 4} and made.expect(3)["y"].tolist() == [7.0] * 3
     assert made.draw is None and made.label == case.label and made.lengths == case.lengths
     assert drawn(_case(), 7).inputs == {"form": "f"}
+
+
+@pytest.mark.parametrize("name", ["linear-attention-basics", "linear-attention-hybrid"])
+def test_a_long_output_is_sent_as_the_graders_digest_of_it_a_block_at_a_time(name, monkeypatch):
+    """The probes digest a cost run's outputs a few hundred tokens at a time (no full-size temporary after the
+    call, under which a history freed when the calls end would hide: blind attacks24), and what they send is
+    the grader's digest of the same outputs (`grader.checks.digest`), float32 outputs included."""
+    import importlib.util
+    import sys
+    import types
+
+    import torch
+
+    from grader.checks import digest
+
+    monkeypatch.setitem(sys.modules, "lrkit_harness", types.SimpleNamespace(call=None, steps=None))
+    path = Path(__file__).resolve().parents[2] / "solutions" / name / "hidden" / "probes.py"
+    spec = importlib.util.spec_from_file_location(f"probes_{name.replace('-', '_')}", path)
+    probes = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(probes)
+    for dtype in (torch.float64, torch.float32):
+        y = torch.randn(3, 1000, 700, generator=torch.Generator().manual_seed(5), dtype=dtype)  # 1000: 4 blocks
+        sent = probes._sent({"y0": y, "S0": torch.ones(2, 2)})
+        want = digest(y.double().numpy(), time_axis=1)
+        assert torch.equal(sent["S0"], torch.ones(2, 2))
+        for part in ("sum", "sq", "tail", "every"):
+            got = sent[f"y0_{part}"]
+            assert got.dtype == torch.float64, part
+            assert np.allclose(got.numpy(), want[f"y_{part}"], rtol=1e-12, atol=1e-9), part

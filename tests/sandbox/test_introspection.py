@@ -148,7 +148,7 @@ driver = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(driver)
 sys.path.append(sys.argv[2])
 seen = {}
-for name in ("plain_module", "keeps_a_frame"):
+for name in ("plain_module", "keeps_a_frame", "replaces_defaults"):
     watch = driver.Watch()
     watch.start()
     watch.importing = True
@@ -164,19 +164,29 @@ def test_a_frame_kept_from_the_import_is_kept_against_every_case_and_the_standar
         tmp_path):
     """At import the stack shows only the import, but a frame object kept from it reads the driver's state later
     with no event (blind attacks7): reads that hand the student a frame during the import count for the whole
-    process. namedtuple, TypeVar and the Enum API read a frame for the module's name and hand out nothing."""
+    process. namedtuple, TypeVar and the Enum API read a frame for the module's name and hand out nothing, and a
+    namedtuple's defaults (typing.NamedTuple's too) are set on a function of its own; the standard library's
+    defaults replaced are counted."""
     (tmp_path / "plain_module.py").write_text(textwrap.dedent('''
         import enum
         import typing
         from collections import namedtuple
         Pair = namedtuple("Pair", "a b")
+        Point = namedtuple("Point", "x y", defaults=[0])
         T = typing.TypeVar("T")
         Mode = enum.Enum("Mode", "A B")
+
+        class State(typing.NamedTuple):  # its __new__'s defaults are set as the class is made (blind attacks24)
+            S: int
+            z: int = 0
         '''))
     (tmp_path / "keeps_a_frame.py").write_text("import inspect\n\n_KEPT = inspect.currentframe()\n")
+    (tmp_path / "replaces_defaults.py").write_text(
+        "import textwrap\n\ntextwrap.wrap.__defaults__ = (60,)\n")
     out = subprocess.run([sys.executable, "-c", IMPORT_RUNNER, str(DRIVER), str(tmp_path)], capture_output=True,
                          text=True, timeout=120, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
     assert out.returncode == 0, out.stderr[-2000:]
     seen = json.loads(out.stdout.strip().splitlines()[-1])
     assert seen["plain_module"] == []
     assert seen["keeps_a_frame"] == ["sys._getframe"]
+    assert seen["replaces_defaults"] == ["replacing wrap.__defaults__"]  # the standard library's: counted

@@ -88,3 +88,56 @@ def test_no_inside_script_writes_its_own_framing(script):
     text = (INSIDE / script).read_text(encoding="utf-8")
     assert '">II"' not in text and "struct.unpack" not in text and "def disk_full" not in text
     assert 'wire = _beside("wire")' in text
+
+
+def _driver(monkeypatch):
+    monkeypatch.setenv("LRKIT_CHANNEL_FD", "-1")  # the run's channel, which the driver takes at its import
+    spec = importlib.util.spec_from_file_location("lrkit_driver_under_test", INSIDE / "driver.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_child_reads_a_cases_arrays_once_into_one_buffer(monkeypatch):
+    """A case's arrays as the child gets them: the values sent, at an aligned offset or not, and held once while
+    they are read (the chunks, their join and a copy of each made the reading, not the measured call, a cost
+    run's memory peak: blind attacks24)."""
+    import tracemalloc
+
+    import numpy as np
+
+    driver = _driver(monkeypatch)
+    big = np.arange(4 << 20, dtype=np.float64)  # 32 MiB
+    odd = np.arange(3, dtype=np.int8)
+    small = np.linspace(0, 1, 7)
+    parts, arrays, offset = [], [], 0
+    for key, a in (("big", big), ("odd", odd), ("x", small)):  # "x" 3 bytes after: an unaligned offset
+        arrays.append({"key": key, "dtype": a.dtype.str, "count": int(a.size), "offset": offset,
+                       "shape": list(a.shape)})
+        parts.append(a.tobytes())
+        offset += a.nbytes
+    case = {"probe": "p", "scalars": {"n": 1}, "arrays": arrays}
+    message = memoryview(wire.encode(*driver.for_child(case, b"".join(parts), "nonce")))  # made before the count
+
+    def send(w):
+        done = 0
+        while done < len(message):
+            done += os.write(w, message[done:done + (1 << 16)])
+        os.close(w)
+    r, w = os.pipe()
+    sender = threading.Thread(target=send, args=(w,))
+    tracemalloc.start()
+    sender.start()
+    try:
+        tracemalloc.reset_peak()
+        probe, kwargs, nonce = driver.child_receive(r)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+        sender.join(timeout=30)
+        os.close(r)
+    assert (probe, nonce, kwargs["n"]) == ("p", "nonce", 1)
+    for key, a in (("odd", odd), ("x", small), ("big", big)):
+        assert kwargs[key].dtype == a.dtype and np.array_equal(kwargs[key], a), key
+    assert kwargs["big"].flags.writeable and kwargs["x"].flags.writeable
+    assert peak < 1.25 * offset, f"reading a {offset >> 20} MiB case peaked at {peak >> 20} MiB"

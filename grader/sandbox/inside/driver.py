@@ -138,9 +138,9 @@ def _no_constant(name):
 # inputs as the child parses them (blind attacks8 read the probe's name through a wrapped json.loads and the input
 # names through zipfile). The parent hands the child plain JSON and raw array bytes (`for_child`).
 _SCAN = json.scanner.c_make_scanner(json.JSONDecoder()) if json.scanner.c_make_scanner else None
-_READ, _UNPACK = os.read, struct.Struct(wire.PREFIX).unpack_from
+_READ, _READV, _UNPACK = os.read, os.readv, struct.Struct(wire.PREFIX).unpack_from
 _FROMBUFFER, _DTYPE, _COPY = np.frombuffer, np.dtype, np.array
-_DECODE, _JOIN = bytes.decode, b"".join
+_DECODE, _JOIN, _BUFFER, _VIEW = bytes.decode, b"".join, bytearray, memoryview
 
 
 def child_read(fd, n):
@@ -154,15 +154,36 @@ def child_read(fd, n):
     return _JOIN(chunks)
 
 
+def child_read_into(fd, view):
+    """Fill ``view`` (a memoryview of bytes) from ``fd``, a MiB at a time, into the buffer itself."""
+    done, n = 0, view.nbytes
+    while done < n:
+        got = _READV(fd, [view[done:done + (n - done if n - done < 1 << 20 else 1 << 20)]])
+        if not got:
+            raise Gone("closed")
+        done += got
+
+
 def child_receive(fd):
-    """One case as the child reads it (`for_child`'s message): (probe, keyword arguments, nonce)."""
+    """One case as the child reads it (`for_child`'s message): (probe, keyword arguments, nonce).
+
+    The body is read into one buffer the size of the case's arrays, and each array is a view of it (a copy only
+    where its offset is not aligned to its item size): the child holds the inputs once before the student's code
+    runs, not twice (the chunks read and their join, then a copy of each array). A cost run's memory peak is
+    then the measured call's, not the reading's: a step that held its history only while it ran, under a peak
+    the probe's own work set before or after the call, kept the step's memory items (blind attacks24). A probe
+    hands its code a copy of each array (`_t`), as before."""
     head_len, body_len = _UNPACK(child_read(fd, wire.PREFIX_BYTES))
     header = _SCAN(_DECODE(child_read(fd, head_len), "utf-8"), 0)[0]
-    body = child_read(fd, body_len)
+    body = _BUFFER(body_len)
+    child_read_into(fd, _VIEW(body))
     kwargs = header["scalars"]
     for entry in header["arrays"]:
-        array = _FROMBUFFER(body, _DTYPE(entry["dtype"]), entry["count"], entry["offset"])
-        kwargs[entry["key"]] = _COPY(array).reshape(entry["shape"])
+        dtype = _DTYPE(entry["dtype"])
+        array = _FROMBUFFER(body, dtype, entry["count"], entry["offset"])
+        if entry["offset"] % dtype.itemsize:
+            array = _COPY(array)
+        kwargs[entry["key"]] = array.reshape(entry["shape"])
     return header["probe"], kwargs, header["nonce"]
 
 
@@ -465,13 +486,23 @@ class Watch:
     def foreign(self, args):
         """Is the code of a function that is not the submission's (the driver's, the harness's, torch's, the
         standard library's) replaced? It then sees every call the checks make of it (blind attacks8). (Of setting
-        attributes, the interpreter audits only a function's code and a class's special names, which namedtuple
-        and its kind set as they make a class: those are not counted.)"""
+        attributes, the interpreter audits only a function's code and defaults and a class's special names, which
+        namedtuple and its kind set as they make a class: those are not counted.)
+
+        Whose function it is goes by where its code was compiled: a file of the submission, or a string (a
+        namedtuple's ``__new__``, whose defaults `typing.NamedTuple` sets as it makes the class: blind attacks24's
+        honest state class lost the step's items for it; or the student's own ``exec``), is the student's. Not by
+        its ``__module__``, which anyone may set without an audit event."""
         if len(args) < 2 or not isinstance(args[0], types.FunctionType) or args[1] not in REPLACED_CODE:
             return False
-        module = sys.modules.get(getattr(args[0], "__module__", None) or "")
-        path = getattr(module, "__file__", None) or ""
-        return not (self.submission and path.startswith(self.submission))
+        self.busy = True  # (reading a function's __code__ is audited itself)
+        try:
+            filename = args[0].__code__.co_filename
+        finally:
+            self.busy = False
+        if filename == "<string>":
+            return False
+        return not (self.submission and isinstance(filename, str) and filename.startswith(self.submission))
 
     def passes_through(self, frame):
         """The standard library's frames: they read frames for whoever called them (inspect, traceback). A frozen

@@ -385,10 +385,17 @@ def _form_case(form, name, lead=COST_LEAD, lengths=COST_LENGTHS):
                     inputs=inputs, expect=expect, arrays=arrays, draw=draw, lengths=lengths,
                     grows=STEPS if form == "step" else LINEAR, sequences=sequences, hint=COST_HINT,
                     compared_by=COMPARED_BY[form], outputs=digested,
-                    # the equivalence items' tolerance (rtol 1e-5), at the digest's scale: its sums add thousands
-                    # of outputs, so a guarding epsilon of 1e-6 in the normalizer (a correct form there) moves them
-                    # by more than 1e-8 (blind round 6 lost recurrent_cost for it)
-                    rtol=1e-5, atol=1e-4)
+                    # at the digest's scale: its sums add thousands of outputs, so a guarding epsilon of 1e-6 in
+                    # the normalizer (a correct form there) moves them by more than 1e-8 (blind round 6 lost
+                    # recurrent_cost for it); and rtol 1e-4, not the equivalence items' 1e-5: at the measured decay
+                    # (0.999) a γ rounded to float32 (1e-8) is off by ~1e-5 over its thousand tokens of memory, a
+                    # precision bug the equivalence items judge, not a form that is not recurrent (blind round 9);
+                    # near an output that is almost 0 that is absolute: retention's outputs there are ~45 in size
+                    # (a state of ~1000 decayed tokens) and the digest's sums add 2048 of them, each off the same
+                    # way (0.06 at L = 2048), so its atol is 0.1. A form wrong in kind is off by far more: a window
+                    # of W tokens by ~45 γ^W (under 0.1 only past W = 6000, whose work fails the growth bound
+                    # eight times over), bfloat16 by ~0.2.
+                    rtol=1e-4, atol=0.1 if form in ("retention_recurrent", "chunkwise") else 1e-4)
 
 
 def _cost_cases(form, name):

@@ -90,10 +90,27 @@ def _sent(out):
         if not (isinstance(y, torch.Tensor) and y.dim() >= 2 and y.numel() * 8 > LONG_BYTES):
             sent[key] = y
             continue
-        y = y.detach().to(torch.float64)
-        sent.update({f"{key}_sum": y.sum(1), f"{key}_sq": (y * y).sum(1), f"{key}_tail": y[:, -TAIL:],
-                     f"{key}_every": y[:, ::EVERY]})
+        y = y.detach()
+        total, squares = _sums(y, 1)
+        sent.update({f"{key}_sum": total, f"{key}_sq": squares, f"{key}_tail": y[:, -TAIL:].to(torch.float64),
+                     f"{key}_every": y[:, ::EVERY].to(torch.float64)})
     return sent
+
+
+DIGEST_TOKENS = 256  # tokens `_sums` reads at a time
+
+
+def _sums(y, axis):
+    """y summed over ``axis`` and its square summed, in float64, ``DIGEST_TOKENS`` tokens at a time: what the
+    digest makes never holds more than a block of the outputs, so the run's memory peak is the measured call's
+    (a full-size y * y after the call was a peak the student's code could free its history under: blind
+    attacks24)."""
+    total = squares = None
+    for t0 in range(0, y.shape[axis], DIGEST_TOKENS):
+        block = y.narrow(axis, t0, min(DIGEST_TOKENS, y.shape[axis] - t0)).to(torch.float64)
+        part, part_sq = block.sum(axis), (block * block).sum(axis)
+        total, squares = (part, part_sq) if total is None else (total.add_(part), squares.add_(part_sq))
+    return total, squares
 
 
 def _x(kw, i):
