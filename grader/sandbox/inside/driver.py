@@ -489,10 +489,11 @@ class Watch:
         attributes, the interpreter audits only a function's code and defaults and a class's special names, which
         namedtuple and its kind set as they make a class: those are not counted.)
 
-        Whose function it is goes by where its code was compiled: a file of the submission, or a string (a
-        namedtuple's ``__new__``, whose defaults `typing.NamedTuple` sets as it makes the class: blind attacks24's
-        honest state class lost the step's items for it; or the student's own ``exec``), is the student's. Not by
-        its ``__module__``, which anyone may set without an audit event."""
+        Whose function it is goes by where its code was compiled: a file of the submission is the student's, and
+        so are the defaults of a function compiled from a string (a namedtuple's ``__new__``, whose defaults
+        `typing.NamedTuple` sets as it makes the class: blind attacks24's honest state class lost the step's
+        items for it); its code is not (it may be a namedtuple's of the checks'). Not by ``__module__``, which
+        anyone may set without an audit event."""
         if len(args) < 2 or not isinstance(args[0], types.FunctionType) or args[1] not in REPLACED_CODE:
             return False
         self.busy = True  # (reading a function's __code__ is audited itself)
@@ -500,7 +501,7 @@ class Watch:
             filename = args[0].__code__.co_filename
         finally:
             self.busy = False
-        if filename == "<string>":
+        if filename == "<string>" and args[1] != "__code__":
             return False
         return not (self.submission and isinstance(filename, str) and filename.startswith(self.submission))
 
