@@ -109,13 +109,17 @@ def positive_qkv(seed, lead, L, m, d_v):
 
 
 def _liveness_inputs(seed, lead, L=6, m=4, d_v=4):
-    """A base input, three copies (an earlier value, the last query, an earlier key moved), the base again."""
+    """A base input, three copies (earlier values, the last query, earlier keys moved), the base again.
+
+    The earlier tokens moved are the first and one in the middle: a form that loses one token (a step that
+    returns its first token's output without storing it, blind round 10) still mixes the others and is judged by
+    its equivalence item, not as a form that does nothing; a step that keeps no state moves with neither."""
     Q, K, V = positive_qkv(seed, lead, L, m, d_v)
     rng = np.random.default_rng(drawn(seed + 1))
     moved = []
-    for which, pos in (("V", 0), ("Q", L - 1), ("K", 0)):
+    for which, positions in (("V", [0, L // 2]), ("Q", [L - 1]), ("K", [0, L // 2])):
         arrays = {"Q": Q.copy(), "K": K.copy(), "V": V.copy()}
-        arrays[which][..., pos, :] += rng.uniform(0.5, 1.5, arrays[which][..., pos, :].shape)
+        arrays[which][..., positions, :] += rng.uniform(0.5, 1.5, arrays[which][..., positions, :].shape)
         moved.append((arrays["Q"], arrays["K"], arrays["V"]))
     return [(Q, K, V)] + moved + [(Q.copy(), K.copy(), V.copy())]  # the base again: the same input, the same output
 
