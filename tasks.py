@@ -10,7 +10,9 @@
                                                 checked trees only, no stale mutant
     python tasks.py examples [--jobs N]         batch-grade examples/submissions/<name>/ -> out/<name>/
     python tasks.py corpus FOLDER [--jobs N]    grade a blind corpus (tests/blind/<name>/<round>/), write its table.md
-    python tasks.py all                         build, check, release, examples (the README's main job)
+    python tasks.py all [--mutants]             build, check, release, examples (the README's main job); the
+                                                mutant table only with --mutants (`check` prints it, and the
+                                                test suite measures every mutant: tests/test_mutants.py)
     python tasks.py bench basics|grade|scale|loop|class    benchmarks (not timed tests)
 """
 from __future__ import annotations
@@ -67,6 +69,9 @@ def task_corpus(args) -> int:
 
 
 def task_all(args) -> int:
+    """The README's main job. The mutant table (every mutant graded through the checks: most of `check`'s time)
+    is `check`'s and the test suite's (tests/test_mutants.py); here only with ``--mutants``."""
+    args.no_mutants = not args.mutants
     for step in (task_build, task_check, task_release, task_examples):
         rc = step(args)
         if rc:
@@ -117,10 +122,13 @@ def main(argv: list[str] | None = None) -> int:
                      ("examples", task_examples), ("all", task_all)):
         s = sub.add_parser(name)
         s.add_argument("names", nargs="*", help="assignment names (default: all)")
-        s.set_defaults(fn=fn, check=False, jobs=2, force=False, no_mutants=False)
-        if name in ("check", "all"):
+        s.set_defaults(fn=fn, check=False, jobs=2, force=False, no_mutants=False, mutants=False)
+        if name == "check":
             s.add_argument("--no-mutants", action="store_true",
                            help="skip grading tests/mutants/ (the table: mutant -> items lost -> points lost)")
+        if name == "all":
+            s.add_argument("--mutants", action="store_true",
+                           help="grade tests/mutants/ too, as `check` does (the test suite measures them as well)")
         if name == "build":
             s.add_argument("--check", action="store_true", help="fail if the committed trees are stale")
         if name in ("examples", "all"):

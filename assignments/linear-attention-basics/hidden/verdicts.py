@@ -368,6 +368,32 @@ def kv_orientation_unified():
     yield from _kv_cases("unified", 540)
 
 
+@check(probe="step_state", cause=MISTAKES["v_kT"])
+def kv_orientation_state():
+    """LinearAttentionState holds S as m × d_v (k vᵀ), as its docstring says, not d_v × m (v kᵀ) read the other way
+    round: its outputs can be right and its state the transpose of the documented one."""
+    hint = ("LinearAttentionState holds S (m × d_v): add k_t[..., :, None] * v_t[..., None, :] (k vᵀ), start it as "
+            "zeros(m, d_v), and read it as q_t S.")
+    for seed, lead in enumerate(LEADS):
+        for L, m, d_v in [(6, 3, 5), (5, 5, 2)]:  # m != d_v: the two orientations have different shapes
+            Q, K, V = positive_qkv(560 + seed, lead, L, m, d_v)
+            yield Case(label=f"LinearAttentionState.S after {L} steps, {shape_label(lead, L, m, d_v)}",
+                       inputs=runs((Q, K, V)), judge=_state_orientation_judge(m, d_v), hint=hint,
+                       judged_if=works("linear", "step"))
+
+
+def _state_orientation_judge(m, d_v):
+    """Only the orientation: S whose last two dims are (d_v, m). Any other S (wrong values, another layout, none)
+    is the step's other items' to judge, not this one's."""
+    def judge(got):
+        S = np.asarray(got["S"]) if "S" in got else None
+        if S is not None and S.ndim >= 2 and S.shape[-2:] == (d_v, m):
+            return (f"LinearAttentionState.S has shape {tuple(S.shape)}: its last two dims are (d_v, m) = "
+                    f"({d_v}, {m}), the state v kᵀ; it is (..., m, d_v), k vᵀ")
+        return None
+    return judge
+
+
 def _kv_judge(lead, L, m, d_v):
     def judge(got):
         y = _arr(got, "y0")

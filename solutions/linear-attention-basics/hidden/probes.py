@@ -132,6 +132,18 @@ def linear_runs(form, n, **kw):
     return _sent({f"y{i}": _linear(la, form, *_qkv(kw, i)) for i in range(n)})
 
 
+def step_state(n, **kw):
+    """LinearAttentionState stepped over Q0, K0, V0 token by token (as `linear_runs` steps it, its outputs dropped),
+    then its S as the state holds it (looked up on the student's thread: it may be a property); not a tensor: no S."""
+    import linear_attention as la
+    Q, K, V = _qkv(kw, 0)
+    state = call((la, "LinearAttentionState"), Q.shape[-1], V.shape[-1])
+    steps((state, "step"), Q.shape[-2], lambda t: ((_token(Q, t), _token(K, t), _token(V, t)), {}),
+          take=lambda t, y: None)
+    S = call(getattr, state, "S", None)
+    return {"S": S} if isinstance(S, torch.Tensor) else {}
+
+
 def retention_runs(form, n, **kw):
     """One retention form on n input sets; gamma{i} and chunk{i} per run."""
     import linear_attention as la
