@@ -5,9 +5,10 @@ the model takes two runs at each length of every cost case: 15-35 s of a grader'
 process; a single `grade submission`, a regrade, a student's re-submission and every test that grades would pay it
 every time. So the measurements are kept in the grader's own cache (``~/.cache/lrkit/model-costs``, 0700, files
 this user wrote), under a key that names everything they depend on: the bundle's checks and model solution (their
-content), the case (its check, label, lengths and inputs), how runs are measured (sandboxed or not, and the
-content of the harness that runs inside them: `grader/sandbox/inside/`, whose malloc settings move the figures) and
-the machine (host, CPU, kernel, Python, torch). They are kept `KEPT_S`: a machine's speed drifts (updates, other
+content), the case (its check, label, lengths and inputs), how runs are measured (sandboxed or not, how they start:
+warm from a template and what it holds, or cold, `sandbox.warm.measured_as`, and the content of the harness that
+runs inside them: `grader/sandbox/inside/`, whose malloc settings move the figures) and the machine (host, CPU,
+kernel, Python, torch). They are kept `KEPT_S`: a machine's speed drifts (updates, other
 tenants), and a fresh measurement costs only seconds. The files hold seconds and bytes, nothing hidden.
 
 The cost cases' float64 references are kept there too (``reference-*.npz``, keyed by the bundle's content, the case
@@ -44,7 +45,7 @@ from grader.sandbox.scratch import user_cache
 log = logging.getLogger(__name__)
 
 KEPT_S = 12 * 3600
-VERSION = 5  # of what is kept and how it is measured: bump when a change to the runs changes the figures
+VERSION = 6  # of what is kept and how it is measured: bump when a change to the runs changes the figures
 
 
 @lru_cache(maxsize=1)
@@ -92,11 +93,12 @@ class Kept:
     folder: Path
     bundle: str
     unsandboxed: bool
+    runs_start: str = ""  # how the runs start (`sandbox.warm.measured_as`: warm, and the template's preloads, or cold)
 
     def _path(self, check: str, case: CostCase) -> Path:
         inputs = sorted((k, repr(v)) for k, v in case.inputs_at(case.lengths[0]).items())  # seeded arrays' seeds too
-        key = json.dumps([VERSION, self.bundle, self.unsandboxed, harness(), machine(), check, case.label,
-                          list(case.lengths), case.length_key, case.grows, case.sequences, inputs,
+        key = json.dumps([VERSION, self.bundle, self.unsandboxed, self.runs_start, harness(), machine(), check,
+                          case.label, list(case.lengths), case.length_key, case.grows, case.sequences, inputs,
                           hashlib.sha256(secret()).hexdigest()])  # the model was measured at this secret's cuts
         return self.folder / f"{hashlib.sha256(key.encode()).hexdigest()}.json"
 
@@ -190,15 +192,16 @@ def secret() -> bytes:
     return _SECRET[0]
 
 
-def kept_for(checks_tree: Path, unsandboxed: bool, stamp: object) -> Kept | None:
+def kept_for(checks_tree: Path, unsandboxed: bool, stamp: object, runs_start: str = "") -> Kept | None:
     """Where this bundle's model measurements are kept, or None where the grader has no cache of its own.
     ``stamp``: the bundle's version as the in-process calibration keys it (`probing._stamp`): a class's
-    submissions share one unpacked bundle, hashed once."""
+    submissions share one unpacked bundle, hashed once. ``runs_start``: how this grader's runs start
+    (`sandbox.warm.measured_as`): measurements made another way are not these."""
     folder = user_cache("model-costs")
     if folder is None:
         return None
     try:
-        return Kept(folder, _digest(str(checks_tree), stamp), unsandboxed)
+        return Kept(folder, _digest(str(checks_tree), stamp), unsandboxed, runs_start)
     except OSError:
         return None
 

@@ -436,7 +436,7 @@ def _with_costs(ordinary: OrdinaryRuns, planned: list[PlannedCase], measured: li
             ordinary.run_next()
         runs_so_far += 1
     stamp = _stamp(checks_tree)
-    kept = model_costs.kept_for(checks_tree, unsandboxed, stamp)
+    kept = model_costs.kept_for(checks_tree, unsandboxed, stamp, stamp[2])
     for p in [measured[i] for i in draws.shuffled(len(measured))]:  # (outcomes are kept by id, in plan order)
         stopped = ordinary.import_failed() or next(iter(stops), "")
         if stopped:
@@ -457,10 +457,11 @@ def _with_costs(ordinary: OrdinaryRuns, planned: list[PlannedCase], measured: li
                     round(run.cpu_s + spent[1], 3), cost_cpu_s=round(spent[1], 3))
 
 
-def _stamp(checks_tree: Path) -> tuple[str, int]:
-    """What the model solution's measurements are kept under: the bundle's checks and their version."""
+def _stamp(checks_tree: Path) -> tuple[str, int, str]:
+    """What the model solution's measurements are kept under: the bundle's checks and their version, and how this
+    grader's runs start (`sandbox.warm.measured_as`: a student's runs are compared with the model's measured alike)."""
     verdicts = (checks_tree / "hidden" / "verdicts.py").resolve()
-    return str(verdicts), verdicts.stat().st_mtime_ns if verdicts.is_file() else 0
+    return str(verdicts), verdicts.stat().st_mtime_ns if verdicts.is_file() else 0, sandbox.warm.measured_as()
 
 
 def _companions(p: PlannedCase, compared: list[PlannedCase]) -> list[tuple]:
@@ -524,8 +525,8 @@ def _alone_runner(p: PlannedCase, checks_tree: Path, submission: Path, config: A
         job = _job_bytes(checks_tree, config, cases, case_limit_s(limits), unsandboxed)
         capped = run_limits if cpu_limit_s is None else dataclasses.replace(
             run_limits, cpu_time_s=min(cpu_limit_s, run_limits.cpu_time_s))
-        result = _sandboxed(checks_tree, checks_tree if model else submission, job, capped,
-                            unsandboxed=unsandboxed, cancel=cancel, model=model, modules_only=True)
+        result = _measured_run(checks_tree, checks_tree if model else submission, job, capped,
+                               unsandboxed=unsandboxed, cancel=cancel, model=model)
         if not model:
             spent[0] += result.wall_s
             spent[1] += result.cpu_s
@@ -537,6 +538,20 @@ def _alone_runner(p: PlannedCase, checks_tree: Path, submission: Path, config: A
             stops.append(why)
         return costs.RunAnswer(got, why, result.peak_memory_bytes, result.cpu_s, raised)
     return run
+
+
+def _measured_run(checks_tree: Path, code: Path, job: bytes, limits: sandbox.RunLimits, *, unsandboxed: bool, cancel,
+                  model: bool) -> sandbox.RunResult:
+    """A cost run, started as this grader's runs start (`sandbox.warm.measured_as`, under which the model's runs
+    were measured): one that fell back to a cold start (the template failed to fork it: torch imported in the run,
+    hundreds of MiB and a second of CPU more) is run again, once, from the template that replaced it."""
+    result = _sandboxed(checks_tree, code, job, limits, unsandboxed=unsandboxed, cancel=cancel, model=model,
+                        modules_only=True)
+    if not unsandboxed and sandbox.warm.enabled() and "zygote" not in result.isolation:
+        log.warning("a cost run started cold where the model's were warm: measured again")
+        result = _sandboxed(checks_tree, code, job, limits, unsandboxed=unsandboxed, cancel=cancel, model=model,
+                            modules_only=True)
+    return result
 
 
 def _alone_answer(p: PlannedCase, result: sandbox.RunResult, limits, run_limits,

@@ -242,6 +242,16 @@ def prestart() -> None:
             log.warning("warm start unavailable: %s", exc)
 
 
+def measured_as() -> str:
+    """How this grader's runs start, as far as what is measured of them depends on it: warm, from a template that
+    also holds these preloads (a run finds them imported: their memory is the template's, not the run's), or cold
+    (a run imports torch itself). A cost verdict compares a student's runs with the model's (`grading.costs`): the
+    model's measurements are kept, in the process and on disk, under this."""
+    with _lock:
+        wanted = sorted(_wanted)
+    return json.dumps(["warm", wanted] if enabled() else ["cold"])
+
+
 def preload(names) -> None:
     """The assignment's preloads (assignment.yaml ``preload``): modules its notebook would import at a first use
     (torch.optim's first optimizer imports torch._dynamo: ~0.6 s of CPU). The template imports them once, before

@@ -17,10 +17,10 @@ from tests.grading.test_costs import SPEC, _case, _honest, _right, _Runs
 STUDENT = {("student", 1024): [(_right(1024), 0.13, 28)], ("student", 8192): [(_right(8192), 0.5, 83)]}
 
 
-def _kept(tmp_path, bundle="b1", unsandboxed=False):
+def _kept(tmp_path, bundle="b1", unsandboxed=False, runs_start='["warm", []]'):
     folder = tmp_path / "kept"
     folder.mkdir(exist_ok=True)
-    return model_costs.Kept(folder, bundle, unsandboxed)
+    return model_costs.Kept(folder, bundle, unsandboxed, runs_start)
 
 
 def test_a_second_grader_reads_the_models_measurements_instead_of_making_them(tmp_path):
@@ -37,6 +37,10 @@ def test_another_bundle_another_mode_or_another_case_measures_again(tmp_path):
     judge_cost(SPEC, _case(), _Runs({**_honest(), **STUDENT}), stamp=("g", tmp_path), kept=_kept(tmp_path))
     assert _kept(tmp_path, bundle="b2").load(SPEC.name, _case()) is None
     assert _kept(tmp_path, unsandboxed=True).load(SPEC.name, _case()) is None
+    # runs forked from a template holding another assignment's preloads, or started cold, are measured otherwise
+    assert _kept(tmp_path, runs_start='["warm", ["torch._dynamo"]]').load(SPEC.name, _case()) is None
+    assert _kept(tmp_path, runs_start='["cold"]').load(SPEC.name, _case()) is None
+    assert _kept(tmp_path).load(SPEC.name, _case()) is not None
     other = CostCase(label="form, 32 sequences", inputs={"form": "g"}, expect=lambda n: {"y": np.arange(float(n))})
     assert _kept(tmp_path).load(SPEC.name, other) is None
 
