@@ -233,7 +233,8 @@ def over_cap(case: CostCase, n: int, cpu_s: float, model: Measurement, stopped: 
     return (f"its work at {case.length_key}={n} took {'more than ' if stopped else ''}"
             f"{cpu_s:.1f} s of CPU time, where the model solution takes {model.cpu_s:.2f} s (at most "
             f"{WORK_CAP:g} × that is allowed): work that grows like the square of the length (re-reading the "
-            f"history at every token) is far over it at this length")
+            f"history at every token) is far over it at this length, and so is a loop in Python over every sequence "
+            f"(each batch entry and head, one at a time) where one operation on the whole batch does")
 
 
 def growth_bound(s1: Measurement, model: tuple[Measurement, Measurement]) -> float:
