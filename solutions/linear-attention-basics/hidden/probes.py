@@ -186,15 +186,22 @@ def gamma_rejected(form, gamma, lead, near=None):
     import linear_attention as la
     shape = (lead, 6, 3) if lead else (6, 3)  # three full chunks of 2: a short last chunk is another item's
     Q = torch.linspace(-1, 1, 18, dtype=torch.float64).reshape(shape[-2:]).expand(shape).contiguous()
+    valid = ""  # what the form raises at a valid per-head gamma of these shapes ('' where it returns)
+    if lead:
+        try:
+            _retention(la, form, Q, Q.flip(-1), Q, _gamma(np.full(lead, 0.5)), 2)
+        except Exception as exc:  # the form's own items judge a form that cannot take these shapes at all
+            valid = type(exc).__name__
     try:
         y = _retention(la, form, Q, Q.flip(-1), Q, _gamma(gamma), 2)
     except ValueError:
-        return {"raised": "ValueError"}
+        return {"raised": "ValueError", "valid_raised": valid}
     except Exception as exc:  # a different exception is a wrong answer, not a crash
-        return {"raised": type(exc).__name__}
+        return {"raised": type(exc).__name__, "valid_raised": valid}
     if near is None:
-        return {"raised": ""}
-    return {"raised": "", "y": y, "y_near": _retention(la, form, Q, Q.flip(-1), Q, _gamma(near), 2)}
+        return {"raised": "", "valid_raised": valid}
+    return {"raised": "", "valid_raised": valid, "y": y,
+            "y_near": _retention(la, form, Q, Q.flip(-1), Q, _gamma(near), 2)}
 
 
 def unified_rejected(mode, given):
