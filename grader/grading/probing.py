@@ -435,8 +435,11 @@ def _with_costs(ordinary: OrdinaryRuns, planned: list[PlannedCase], measured: li
         while ordinary.pending() and places[len(ordinary.runs)][0] <= runs_so_far:
             ordinary.run_next()
         runs_so_far += 1
-    stamp = _stamp(checks_tree)
-    kept = model_costs.kept_for(checks_tree, unsandboxed, stamp, stamp[2])
+    # ... and how this grader's runs start (`sandbox.warm.measured_as`): a student's runs are compared with the
+    # model's measured alike, in this process and from the kept files
+    runs_start = sandbox.warm.measured_as()
+    stamp = (*_stamp(checks_tree), runs_start)
+    kept = model_costs.kept_for(checks_tree, unsandboxed, stamp, runs_start)
     for p in [measured[i] for i in draws.shuffled(len(measured))]:  # (outcomes are kept by id, in plan order)
         stopped = ordinary.import_failed() or next(iter(stops), "")
         if stopped:
@@ -457,11 +460,10 @@ def _with_costs(ordinary: OrdinaryRuns, planned: list[PlannedCase], measured: li
                     round(run.cpu_s + spent[1], 3), cost_cpu_s=round(spent[1], 3))
 
 
-def _stamp(checks_tree: Path) -> tuple[str, int, str]:
-    """What the model solution's measurements are kept under: the bundle's checks and their version, and how this
-    grader's runs start (`sandbox.warm.measured_as`: a student's runs are compared with the model's measured alike)."""
+def _stamp(checks_tree: Path) -> tuple[str, int]:
+    """What the model solution's measurements are kept under: the bundle's checks and their version."""
     verdicts = (checks_tree / "hidden" / "verdicts.py").resolve()
-    return str(verdicts), verdicts.stat().st_mtime_ns if verdicts.is_file() else 0, sandbox.warm.measured_as()
+    return str(verdicts), verdicts.stat().st_mtime_ns if verdicts.is_file() else 0
 
 
 def _companions(p: PlannedCase, compared: list[PlannedCase]) -> list[tuple]:
