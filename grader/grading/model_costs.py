@@ -93,7 +93,7 @@ class Kept:
     folder: Path
     bundle: str
     unsandboxed: bool
-    runs_start: str = ""  # how the runs start (`sandbox.warm.measured_as`: warm, and the template's preloads, or cold)
+    runs_start: str  # how the runs start (`sandbox.warm.measured_as`: warm, and the template's preloads, or cold)
 
     def _path(self, check: str, case: CostCase) -> Path:
         inputs = sorted((k, repr(v)) for k, v in case.inputs_at(case.lengths[0]).items())  # seeded arrays' seeds too
@@ -192,7 +192,7 @@ def secret() -> bytes:
     return _SECRET[0]
 
 
-def kept_for(checks_tree: Path, unsandboxed: bool, stamp: object, runs_start: str = "") -> Kept | None:
+def kept_for(checks_tree: Path, unsandboxed: bool, stamp: object, runs_start: str) -> Kept | None:
     """Where this bundle's model measurements are kept, or None where the grader has no cache of its own.
     ``stamp``: the bundle's version as the in-process calibration keys it (`probing._stamp`): a class's
     submissions share one unpacked bundle, hashed once. ``runs_start``: how this grader's runs start
