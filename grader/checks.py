@@ -1,6 +1,6 @@
 """The authoring API for hidden checks: ``from grader.checks import Case, check`` (and `CostCase`, a cost
 measured from outside the student's process; `close`, `moved`; `drawn`, the seed a check's inputs are made
-from).
+from; `Misshapen` / `shape_problem`, a judge's "the result has the wrong shape for this input").
 
 Kept at this path for assignments written against it; the implementation of checks lives in
 `grader.grading.checks`. `close` and `moved` are the two comparisons judges make of an answer
@@ -14,17 +14,18 @@ from grader.grading import draws
 from grader.grading.checks import (  # noqa: F401
     Case,
     CheckSpec,
+    Misshapen,
     Seeded,
     check,
     judge_case,
     load_checks,
     probe_names,
+    shape_problem,
 )
 from grader.grading.costs import LINEAR, STEPS, CostCase  # noqa: F401
 
-__all__ = ["DIGEST", "LINEAR", "STEPS", "Case", "CheckSpec", "CostCase", "Seeded", "check", "close", "digest",
-           "digested", "drawn",
-           "judge_case", "load_checks", "moved", "probe_names"]
+__all__ = ["DIGEST", "LINEAR", "STEPS", "Case", "CheckSpec", "CostCase", "Misshapen", "Seeded", "check", "close",
+           "digest", "digested", "drawn", "judge_case", "load_checks", "moved", "probe_names", "shape_problem"]
 
 
 def drawn(seed: int) -> int:

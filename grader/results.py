@@ -48,6 +48,8 @@ class CaseOutcome:
     message: str = ""
     cause: str = ""  # the likely mistake behind a failure (a named suspect, the check's pitfall), if known
     raised: bool = False  # the student's code raised on this case's input (not a wrong answer, not a stop)
+    misshapen: bool = False  # its result had the wrong shape for the input (`grader.checks.Misshapen`): like
+    # `raised`, the form cannot take this input class, and a property item leaves the case to the form's items
     excused_by: str = ""  # a failure that fails no gate (`requires`) when this check fails too (see costs.py)
     digest: str = ""  # a wrong result: its rounded fingerprint (grader/grading/fingerprint.py; staff evidence only)
     judged_if: str = ""  # the check's gate: where it fails, this case says nothing (grader/grading/checks.py)

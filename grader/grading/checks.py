@@ -31,6 +31,21 @@ Scalar = bool | int | float | str
 Value = np.ndarray | Scalar
 
 
+class Misshapen(str):
+    """A judge's verdict that the student's result has the wrong shape for the input (or cannot be read as the
+    property needs): the form cannot take this input class, as when it raises on it. The case says nothing about
+    a property (an item with `evidence` leaves it to the form's own items, grader/grading/score.py); a check about
+    the form itself (no `evidence`) still fails it. Return ``Misshapen("...")`` (or `shape_problem`) from a judge;
+    a plain string is a wrong answer."""
+
+
+def shape_problem(y: np.ndarray, want: tuple[int, ...], what: str = "the output") -> Misshapen | None:
+    """`Misshapen` when ``y`` does not have the shape ``want``, else None."""
+    if tuple(np.shape(y)) != tuple(want):
+        return Misshapen(f"{what} has shape {tuple(np.shape(y))}, expected {tuple(want)}")
+    return None
+
+
 class Seeded(NamedTuple):
     """An input array named by its seed: numpy's ``default_rng(seed).standard_normal(shape) * scale``, float64. The
     driver makes it in the sandbox and hands it to the student's process as any input array (a cost case's 192 MiB
@@ -167,7 +182,7 @@ def _compare(name: str, got: Any, want: Any, atol: float, rtol: float) -> str | 
     if got_arr.dtype.kind not in "biuf":
         return f"'{name}' has dtype {got_arr.dtype}, expected a real number type"
     if got_arr.shape != want_arr.shape:
-        return f"'{name}' has shape {tuple(got_arr.shape)}, expected {tuple(want_arr.shape)}"
+        return Misshapen(f"'{name}' has shape {tuple(got_arr.shape)}, expected {tuple(want_arr.shape)}")
     got_arr = got_arr.astype(np.float64)
     bad = ~np.isfinite(got_arr) & np.isfinite(want_arr)
     if bad.any():
@@ -196,8 +211,8 @@ def _matches(got: Mapping[str, Value], suspect: Mapping[str, Value] | np.ndarray
 def judge_case(spec: CheckSpec, case: Case, got: Mapping[str, Value] | None, error: str = "") -> CaseOutcome:
     """Decide one case. ``got`` is the probe's plain-data result, ``error`` why there is none."""
     outcome = _judged(spec, case, got, error)
-    if spec.raising_fails and outcome.raised:  # raising on the inputs this check is about is its failure
-        outcome = dataclasses.replace(outcome, raised=False)
+    if spec.raising_fails and (outcome.raised or outcome.misshapen):  # the input class this check is about
+        outcome = dataclasses.replace(outcome, raised=False, misshapen=False)  # raising on it is its failure
     gate = case.judged_if or spec.judged_if
     return dataclasses.replace(outcome, judged_if=gate) if gate else outcome
 
@@ -242,7 +257,8 @@ def _judged(spec: CheckSpec, case: Case, got: Mapping[str, Value] | None, error:
     if named:
         cause = named[-1]
     return CaseOutcome(spec.name, case.label, False, f"{prefix}: {'; '.join(problems)}.{hint}", cause=cause,
-                       digest=output_digest(got, keys))  # who else gave these wrong numbers: grade similarity
+                       digest=output_digest(got, keys),  # who else gave these wrong numbers: grade similarity
+                       misshapen=any(isinstance(p, Misshapen) for p in problems))
 
 
 SUSPECT_PHRASE = "this is exactly what you get when "

@@ -77,8 +77,9 @@ def _gate(item: RubricItem, outcomes: Outcomes) -> CaseOutcome | None:
 
 
 def _holds(check: str, outcomes: Outcomes) -> bool:
-    """A check holds when every case the student's code ran passed, and at least one did."""
-    ran = [c for c in outcomes.cases if c.check == check and not c.raised]
+    """A check holds when every case the student's code could take passed, and at least one did (a case where it
+    raised, or returned a result of the wrong shape, is an input class the form cannot take: its own items')."""
+    ran = [c for c in outcomes.cases if c.check == check and not _cannot_take(c)]
     return bool(ran) and all(c.passed for c in ran)
 
 
@@ -92,29 +93,37 @@ def _no_evidence(item: RubricItem, outcomes: Outcomes) -> CaseOutcome | None:
     if not item.evidence or not outcomes.checks_run or any(_holds(c, outcomes) for c in item.evidence):
         return None
     failing = [c for c in outcomes.cases if c.check in item.evidence and not c.passed]
-    return next((c for c in failing if not c.raised), failing[0] if failing else
+    return next((c for c in failing if not _cannot_take(c)), failing[0] if failing else
                 CaseOutcome(item.evidence[0], "", False, f"{item.evidence[0]} did not run"))
 
 
 def _judged_cases(item: RubricItem, outcomes: Outcomes) -> list[CaseOutcome]:
-    """The cases an item is scored on: with `evidence`, the cases where the student's code raised are left
-    to the items about that form and input class (its equivalence item fails for them), and so are the cases
-    of a check whose own gate (`judged_if`) fails: they cannot show the property."""
+    """The cases an item is scored on: with `evidence`, the cases where the student's code raised, or returned a
+    result of the wrong shape for the input (`Misshapen`: blind round 12, a recurrent form that returned a
+    (B, B, d_v) block for batched inputs lost three property items), are left to the items about that form and
+    input class (its equivalence item fails for them), and so are the cases of a check whose own gate
+    (`judged_if`) fails: they cannot show the property."""
     cases = [c for c in outcomes.cases if c.check in item.checks]
     return [c for c in cases if not _unjudged(c, outcomes)] if item.evidence else cases
 
 
 def _why_unjudged(unjudged: list[CaseOutcome], outcomes: Outcomes) -> CaseOutcome:
-    """A case that says why nothing could be judged: one where the code raised, else a failing case of a gate."""
-    raised = next((c for c in unjudged if c.raised), None)
+    """A case that says why nothing could be judged: one where the code raised (or gave the wrong shape), else a
+    failing case of a gate."""
+    raised = next((c for c in unjudged if _cannot_take(c)), None)
     if raised is not None:
         return raised
     gates = {c.judged_if for c in unjudged}
     return next((c for c in outcomes.cases if c.check in gates and not c.passed), unjudged[0])
 
 
+def _cannot_take(case: CaseOutcome) -> bool:
+    """The student's code cannot take this case's input: it raised, or its result had the wrong shape."""
+    return case.raised or case.misshapen
+
+
 def _unjudged(case: CaseOutcome, outcomes: Outcomes) -> bool:
-    return case.raised or bool(case.judged_if) and not _holds(case.judged_if, outcomes)
+    return _cannot_take(case) or bool(case.judged_if) and not _holds(case.judged_if, outcomes)
 
 
 def _gated(item: RubricItem, gate: CaseOutcome, kind: str) -> ItemResult:

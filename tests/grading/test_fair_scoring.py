@@ -114,6 +114,40 @@ def test_a_form_that_raises_on_one_input_class_keeps_the_properties_it_shows():
     assert (item.points, got) == (2.0, 2.0)
 
 
+def test_a_form_whose_result_has_the_wrong_shape_on_one_input_class_keeps_the_properties_it_shows():
+    """Blind round 12: a recurrent form that returned a (B, B, d_v) block for batched inputs (and raised at two
+    leading dims) lost three property items. A judge's `Misshapen` verdict leaves the case to the form's own
+    items, as a raise does; its equivalence item (no `evidence`) still fails it."""
+    from grader.checks import shape_problem
+
+    spec = CheckSpec("normalizer", "p", "Normalizer", lambda: iter(()))
+    form = CheckSpec("form", "p", "Form", lambda: iter(()))
+    wrong_shape = judge_case(spec, Case("batched", {}, judge=lambda got: shape_problem(got["y"], (2, 3))),
+                             {"y": np.zeros((2, 2, 3))})
+    wrong_values = judge_case(spec, Case("batched", {}, judge=lambda got: "the weights do not sum to 1"),
+                              {"y": np.zeros((2, 3))})
+    compared = judge_case(form, Case("batched", {}, expect={"y": np.zeros((2, 3))}), {"y": np.zeros((2, 2, 3))})
+    assert wrong_shape.misshapen and compared.misshapen and not wrong_values.misshapen
+    assert "has shape (2, 2, 3), expected (2, 3)" in wrong_shape.message
+    r = rubric(PROPERTY, RubricItem("form", "Form", 2, checks=("form",)))
+    out = Outcomes(cases=(case("works_parallel", True), case("works_step", True), case("normalizer", True),
+                          wrong_shape, compared))
+    items, _ = score(r, out)
+    assert {i.id: i.points for i in items} == {"normalizer": 2.0, "form": 0.0}
+    out = Outcomes(cases=(case("works_parallel", True), case("works_step", True), case("normalizer", True),
+                          wrong_values))
+    assert score(r, out)[0][0].points == 0.0  # a wrong answer of the right shape is the property's
+    only = Outcomes(cases=(case("works_parallel", True), wrong_shape))
+    (item, _), _ = score(r, only)
+    assert item.points == 0.0 and "has shape (2, 2, 3)" in item.messages[0]  # nothing else showed it
+
+
+def test_a_check_about_an_input_class_fails_a_wrong_shape_on_it():
+    spec = CheckSpec("long", "p", "Long sequences", lambda: iter(()), raising_fails=True)
+    outcome = judge_case(spec, Case("L=4096", {}, expect={"y": np.zeros((4, 2))}), {"y": np.zeros((2,))})
+    assert not outcome.passed and not outcome.misshapen
+
+
 def test_a_wrong_answer_on_a_property_still_costs_it():
     out = Outcomes(cases=(case("works_parallel", True), case("works_step", True), case("normalizer", True),
                           case("normalizer", False, label="step")))

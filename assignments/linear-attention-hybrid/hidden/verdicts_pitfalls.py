@@ -2,7 +2,7 @@
 inputs where the other pitfalls cannot show; and what one step costs."""
 import numpy as np
 
-from grader.checks import Case, check, close, drawn, moved
+from grader.checks import Case, Misshapen, check, close, drawn, moved
 
 from .verdicts import MISTAKES, ONE, _arr, _in_layout, _inputs, _label, _state, _suffixed, _with
 
@@ -35,8 +35,10 @@ def normalizer_parallel():
 
         def judge(got, T=T, D=D):
             y, y2 = _arr(got, "y0"), _arr(got, "y1")
-            if y.shape != (1, T, D) or y2.shape != y.shape or not np.isfinite(y2[:, 1:] - y[:, 1:]).all():
-                return f"forward returned shapes {y.shape}, {y2.shape} or NaN/inf"
+            if y.shape != (1, T, D) or y2.shape != y.shape:
+                return Misshapen(f"forward returned shapes {y.shape} and {y2.shape}; expected {(1, T, D)}")
+            if not np.isfinite(y2[:, 1:] - y[:, 1:]).all():
+                return "forward returned NaN or inf"
             diff = y2[:, 1:] - y[:, 1:]
             if not close(diff, np.broadcast_to(diff[:, -1:], diff.shape)):
                 return ("with every value equal, doubling the values moves the outputs by different amounts from "

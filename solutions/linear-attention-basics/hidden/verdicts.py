@@ -15,7 +15,7 @@ Three kinds of check, so that one bug costs its own items and nothing else:
 """
 import numpy as np
 
-from grader.checks import Case, check, close, drawn, moved
+from grader.checks import Case, Misshapen, check, close, drawn, moved, shape_problem
 
 from . import reference as ref
 
@@ -88,8 +88,15 @@ def _arr(got, key):
 
 
 def _shape_problem(y, want):
-    if y.shape != tuple(want):
-        return f"the output has shape {y.shape}, expected {tuple(want)}"
+    """`Misshapen` (the form cannot take this input class: its own items', not a property's) or None."""
+    return shape_problem(y, want)
+
+
+def _shapes_differ(*ys, L=None):
+    """`Misshapen` when outputs of one form for inputs of one shape differ in shape, are not (..., L, d), or (with
+    ``L``) do not have L positions."""
+    if any(y.shape != ys[0].shape for y in ys) or ys[0].ndim < 2 or L is not None and ys[0].shape[-2] != L:
+        return Misshapen(f"the outputs have shapes {' and '.join(str(y.shape) for y in ys)}")
     return None
 
 
@@ -227,8 +234,11 @@ def normalizer():
             for form in LINEAR_FORMS:
                 def judge(got, lead=lead, d_v=d_v):
                     last = [_arr(got, f"y{i}")[..., -1, :] for i in range(3)]
-                    if any(y.shape != (*lead, d_v) for y in last) or not all(np.isfinite(y).all() for y in last):
-                        return f"the outputs have shapes {[y.shape for y in last]} or NaN/inf"
+                    if any(y.shape != (*lead, d_v) for y in last):
+                        return Misshapen(f"the last outputs have shapes {[y.shape for y in last]}, expected "
+                                         f"{(*lead, d_v)}")
+                    if not all(np.isfinite(y).all() for y in last):
+                        return "a last output is NaN or inf"
                     if not (close(last[1], last[0]) and close(last[2], last[0])):
                         return ("with every key equal and every value equal, the last output changes with the "
                                 "number of tokens (2, 5, 9): the weights do not sum to 1")
@@ -251,8 +261,8 @@ def update_before_read():
             for form in LINEAR_FORMS:
                 def judge(got, L=L):
                     y, y2 = _arr(got, "y0"), _arr(got, "y1")
-                    if y.shape != y2.shape or y.ndim < 2 or y.shape[-2] != L:
-                        return f"the outputs have shapes {y.shape} and {y2.shape}"
+                    if _shapes_differ(y, y2, L=L):
+                        return _shapes_differ(y, y2, L=L)
                     if not moved(y2[..., -1, :], y[..., -1, :], rtol=1e-4):
                         return (f"output {L - 1} does not change (or is not finite) when only token {L - 1}'s value "
                                 "changes: token t does not see itself")
@@ -267,8 +277,8 @@ def update_before_read():
 def _unchanged_before(p, what):
     def judge(got):
         y, y2 = _arr(got, "y0"), _arr(got, "y1")
-        if y.shape != y2.shape or y.ndim < 2:
-            return f"the two outputs have shapes {y.shape} and {y2.shape}"
+        if _shapes_differ(y, y2):
+            return _shapes_differ(y, y2)
         if not close(y2[..., :p, :], y[..., :p, :]):
             first = _first_bad_position(y2[..., :p, :], y[..., :p, :])
             return f"output {first} changed when only {what} from position {p} on changed"
@@ -399,7 +409,7 @@ def _kv_judge(lead, L, m, d_v):
         y = _arr(got, "y0")
         problem = _shape_problem(y, (*lead, L, d_v))
         if problem:
-            return problem + ": is S (m, d_v)?"
+            return Misshapen(problem + ": is S (m, d_v)?")
         if not np.isfinite(y[..., 1:, :]).all():
             return "the output has NaN or inf"
         return None
@@ -517,8 +527,8 @@ def decay_every_form():
 
                 def judge(got):
                     y, y1 = _arr(got, "y0"), _arr(got, "y1")
-                    if y.shape != y1.shape or y.ndim < 2:
-                        return f"the outputs have shapes {y.shape} and {y1.shape}"
+                    if _shapes_differ(y, y1):
+                        return _shapes_differ(y, y1)
                     if not close(y[..., -1, :], y1[..., -1, :]):
                         return ("the last output with gamma differs from the output with another gamma' on queries "
                                 "scaled by (γ/γ')^n and keys by (γ/γ')^-m: the weight of token m in output n is not "
@@ -576,8 +586,8 @@ def chunk_boundaries():
 
                 def judge(got, Q=Q, K=K, V=V, gamma=gamma, chunk=chunk, across=across):
                     y, one, y_across = _arr(got, "y0"), _arr(got, "y1"), _arr(got, "y2")
-                    if y.shape != one.shape or y.ndim < 2:
-                        return f"the outputs have shapes {y.shape} and {one.shape}"
+                    if _shapes_differ(y, one):
+                        return _shapes_differ(y, one)
                     if close(y, one) or close(y_across, ref.retention(*across, gamma)):
                         return None
                     where = _first_bad_position(y, one)
@@ -615,8 +625,8 @@ def partial_chunk_state():
 
             def judge(got, Q=Q, K=K, V=V, gamma=gamma, lead=lead):
                 R1, Rk, R08 = _arr(got, "R0"), _arr(got, f"R{len(chunks) + 1}"), _arr(got, f"R{len(chunks)}")
-                if R1.shape != (*lead, 4, 3):
-                    return f"the returned state has shape {R1.shape}, expected {(*lead, 4, 3)}"
+                if shape_problem(R1, (*lead, 4, 3), "the returned state"):
+                    return shape_problem(R1, (*lead, 4, 3), "the returned state")
                 if not moved(Rk, R08, rtol=1e-4):
                     return "the returned state does not change when a key changes"
                 for i, chunk in enumerate(chunks[1:], 1):

@@ -6,7 +6,7 @@ import functools
 
 import numpy as np
 
-from grader.checks import STEPS, Case, CostCase, Seeded, check, close, digest, digested, drawn, moved
+from grader.checks import STEPS, Case, CostCase, Misshapen, Seeded, check, close, digest, digested, drawn, moved
 
 from . import reference as ref
 from .verdicts import MISTAKES, _arr, _in_layout, _inputs, _label, _suffixed, _with
@@ -108,7 +108,7 @@ def _same_before(t):
     def judge(got):
         y, y2 = _arr(got, "y0"), _arr(got, "y1")
         if y.shape != y2.shape or y.ndim != 3:
-            return f"forward returned shapes {y.shape} and {y2.shape}; expected (B, T, D)"
+            return Misshapen(f"forward returned shapes {y.shape} and {y2.shape}; expected (B, T, D)")
         before = ~np.isclose(y2[:, :t], y[:, :t], rtol=1e-9, atol=1e-10, equal_nan=True)
         changed = np.flatnonzero(before.any(axis=(0, 2)))
         if changed.size:
