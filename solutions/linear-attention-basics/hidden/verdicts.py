@@ -20,6 +20,7 @@ from grader.checks import Case, Misshapen, check, close, drawn, moved, shape_pro
 from . import reference as ref
 
 LEADS = [(), (2,), (2, 3)]
+NORMALIZER_LENGTHS = (3, 5, 9)  # no length is a leading dim's (2): a (L, *lead, d) layout shows as a shape
 SHAPES = [(1, 3, 2), (7, 4, 3), (13, 4, 4)]     # (L, m, d_v): m != d_v and m == d_v
 L_CHUNK = 13
 # Interior decays only: gamma = 0 and gamma = 1 are the edges, judged in gamma_validation alone, so a form
@@ -92,11 +93,13 @@ def _shape_problem(y, want):
     return shape_problem(y, want)
 
 
-def _shapes_differ(*ys, L=None):
-    """`Misshapen` when outputs of one form for inputs of one shape differ in shape, are not (..., L, d), or (with
-    ``L``) do not have L positions."""
-    if any(y.shape != ys[0].shape for y in ys) or ys[0].ndim < 2 or L is not None and ys[0].shape[-2] != L:
-        return Misshapen(f"the outputs have shapes {' and '.join(str(y.shape) for y in ys)}")
+def _shapes_differ(want, *ys):
+    """`Misshapen` unless every output has the shape ``want`` the inputs give, (*lead, L, d_v): outputs laid out
+    another way ((L, *lead, d_v) from a stack along dim 0, blind round 13) cannot show a property read along the
+    tokens axis. The property checks' lengths differ from every leading dim (no L = 2 beside leading dims (2,)), so
+    such a layout shows as a shape, not as a property broken."""
+    if any(y.shape != tuple(want) for y in ys):
+        return Misshapen(f"the outputs have shapes {' and '.join(str(y.shape) for y in ys)}, expected {tuple(want)}")
     return None
 
 
@@ -226,25 +229,27 @@ def normalizer():
             m = d_v = 4
             s = rng.uniform(0.5, 3.0, lead)
             qkvs = []
-            for L in (2, 5, 9):
+            for L in NORMALIZER_LENGTHS:
                 Q = np.abs(rng.standard_normal((*lead, L, m))) + 0.1
                 K = np.full((*lead, L, m), kappa)
                 V = np.broadcast_to(np.asarray(s)[..., None, None], (*lead, L, d_v)).copy()
                 qkvs.append((Q, K, V))
             for form in LINEAR_FORMS:
                 def judge(got, lead=lead, d_v=d_v):
-                    last = [_arr(got, f"y{i}")[..., -1, :] for i in range(3)]
-                    if any(y.shape != (*lead, d_v) for y in last):
-                        return Misshapen(f"the last outputs have shapes {[y.shape for y in last]}, expected "
-                                         f"{(*lead, d_v)}")
+                    ys = [_arr(got, f"y{i}") for i in range(3)]
+                    for y, L in zip(ys, NORMALIZER_LENGTHS):
+                        if _shape_problem(y, (*lead, L, d_v)):
+                            return _shape_problem(y, (*lead, L, d_v))
+                    last = [y[..., -1, :] for y in ys]
                     if not all(np.isfinite(y).all() for y in last):
                         return "a last output is NaN or inf"
                     if not (close(last[1], last[0]) and close(last[2], last[0])):
                         return ("with every key equal and every value equal, the last output changes with the "
-                                "number of tokens (2, 5, 9): the weights do not sum to 1")
+                                f"number of tokens {NORMALIZER_LENGTHS}: the weights do not sum to 1")
                     return None
                 yield Case(judged_if=works("linear", form),
-                           label=f"{FORM_NAME[form]}, leading dims {lead}, keys all {kappa:g}, L = 2, 5, 9",
+                           label=f"{FORM_NAME[form]}, leading dims {lead}, keys all {kappa:g}, L = "
+                                 f"{', '.join(map(str, NORMALIZER_LENGTHS))}",
                            inputs=runs(*qkvs, form=form), judge=judge,
                            hint="Linear attention is normalized: divide φ(q_i)ᵀS_i by φ(q_i)ᵀz_i, where z_i is "
                                 "the running sum of φ(k_j). (Retention is the one without a normalizer.)")
@@ -254,15 +259,15 @@ def normalizer():
 def update_before_read():
     """The state is updated with token t before it is read: output t moves with token t's value."""
     for seed, lead in enumerate(LEADS):
-        for L in (1, 2, 5):
+        for L in (1, 3, 5):  # lengths other than every leading dim's but 1 (see _shapes_differ)
             Q, K, V = positive_qkv(200 + seed, lead, L, 4, 4)
             V2 = V.copy()
             V2[..., -1, :] += np.random.default_rng(drawn(seed)).uniform(0.5, 1.5, V2[..., -1, :].shape)
             for form in LINEAR_FORMS:
-                def judge(got, L=L):
+                def judge(got, L=L, lead=lead):
                     y, y2 = _arr(got, "y0"), _arr(got, "y1")
-                    if _shapes_differ(y, y2, L=L):
-                        return _shapes_differ(y, y2, L=L)
+                    if _shapes_differ((*lead, L, 4), y, y2):
+                        return _shapes_differ((*lead, L, 4), y, y2)
                     if not moved(y2[..., -1, :], y[..., -1, :], rtol=1e-4):
                         return (f"output {L - 1} does not change (or is not finite) when only token {L - 1}'s value "
                                 "changes: token t does not see itself")
@@ -274,11 +279,11 @@ def update_before_read():
                                 "token the output must be that token's own value (reading first gives 0/0).")
 
 
-def _unchanged_before(p, what):
+def _unchanged_before(p, what, shape):
     def judge(got):
         y, y2 = _arr(got, "y0"), _arr(got, "y1")
-        if _shapes_differ(y, y2):
-            return _shapes_differ(y, y2)
+        if _shapes_differ(shape, y, y2):
+            return _shapes_differ(shape, y, y2)
         if not close(y2[..., :p, :], y[..., :p, :]):
             first = _first_bad_position(y2[..., :p, :], y[..., :p, :])
             return f"output {first} changed when only {what} from position {p} on changed"
@@ -299,7 +304,7 @@ def running_normalizer():
                 yield Case(judged_if=works("linear", form),
                            label=f"{FORM_NAME[form]}, leading dims {lead}, L={L}, keys {p}.. changed",
                            inputs=runs((Q, K, V), (Q, K2, V), form=form),
-                           judge=_unchanged_before(p, "the keys"),
+                           judge=_unchanged_before(p, "the keys", V.shape),
                            hint="Row i is divided by φ(q_i)ᵀz_i with z_i = Σ_{j<=i} φ(k_j): mask the scores before "
                                 "taking row sums, or keep z as a running sum.")
 
@@ -476,7 +481,8 @@ def causal_linear():
             for form in LINEAR_FORMS:
                 yield Case(judged_if=works("linear", form),
                            label=f"{FORM_NAME[form]}, leading dims {lead}, L={L}, tokens {p}.. changed",
-                           inputs=runs(a, b, form=form), judge=_unchanged_before(p, "the queries and values"),
+                           inputs=runs(a, b, form=form),
+                           judge=_unchanged_before(p, "the queries and values", a[2].shape),
                            hint=CAUSAL_HINT)
 
 
@@ -490,7 +496,7 @@ def causal_retention():
                 yield Case(judged_if=works("retention", form),
                            label=f"retention_{form}, leading dims {lead}, L={L}, tokens {p}.. changed",
                            inputs=runs(a, b, form=form, gamma0=0.9, gamma1=0.9, chunk0=4, chunk1=4),
-                           judge=_unchanged_before(p, "the tokens"), hint=CAUSAL_HINT)
+                           judge=_unchanged_before(p, "the tokens", a[2].shape), hint=CAUSAL_HINT)
 
 
 # ----------------------------------------------------------------------------- retention pitfalls
@@ -525,10 +531,10 @@ def decay_every_form():
                 seed += 1
                 Q1, K1 = _rescaled(Q, K, gamma, other)
 
-                def judge(got):
+                def judge(got, shape=V.shape):
                     y, y1 = _arr(got, "y0"), _arr(got, "y1")
-                    if _shapes_differ(y, y1):
-                        return _shapes_differ(y, y1)
+                    if _shapes_differ(shape, y, y1):
+                        return _shapes_differ(shape, y, y1)
                     if not close(y[..., -1, :], y1[..., -1, :]):
                         return ("the last output with gamma differs from the output with another gamma' on queries "
                                 "scaled by (γ/γ')^n and keys by (γ/γ')^-m: the weight of token m in output n is not "
@@ -586,8 +592,8 @@ def chunk_boundaries():
 
                 def judge(got, Q=Q, K=K, V=V, gamma=gamma, chunk=chunk, across=across):
                     y, one, y_across = _arr(got, "y0"), _arr(got, "y1"), _arr(got, "y2")
-                    if _shapes_differ(y, one):
-                        return _shapes_differ(y, one)
+                    if _shapes_differ(V.shape, y, one):
+                        return _shapes_differ(V.shape, y, one)
                     if close(y, one) or close(y_across, ref.retention(*across, gamma)):
                         return None
                     where = _first_bad_position(y, one)
