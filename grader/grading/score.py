@@ -126,6 +126,16 @@ def _unjudged(case: CaseOutcome, outcomes: Outcomes) -> bool:
     return _cannot_take(case) or bool(case.judged_if) and not _holds(case.judged_if, outcomes)
 
 
+def _wrong_where_measured(item: RubricItem, outcomes: Outcomes) -> CaseOutcome | None:
+    """One of the item's own cost cases whose outputs were wrong (or that raised) where its form's comparing check
+    fails too (`excused_by`): an item gated by a form that does not work loses it by the rule that a cost counts only
+    for correct work as well, and says so (its message names the rule: `costs.charged_by_rule`; blind rounds 12-13,
+    a recurrent form wrong for batched input, where the costs are measured)."""
+    failing = {c.check for c in outcomes.cases if not c.passed and not c.twin}
+    return next((c for c in outcomes.cases if c.check in item.checks and not c.passed and c.excused_by
+                 and c.excused_by in failing), None)
+
+
 def _gated(item: RubricItem, gate: CaseOutcome, kind: str) -> ItemResult:
     return ItemResult(item.id, item.title, 0.0, item.points, "failed", kind, hidden=kind == RubricKind.CHECKS,
                       messages=(f"no credit: {gate.message}",), cause=gate.cause or gate.message)
@@ -148,7 +158,9 @@ def score_checks(item: RubricItem, outcomes: Outcomes) -> ItemResult:
                           messages=("checked by the official grader with hidden tests",))
     gate = _gate(item, outcomes) or _no_evidence(item, outcomes)
     if gate is not None:
-        return _gated(item, gate, RubricKind.CHECKS)
+        result = _gated(item, gate, RubricKind.CHECKS)
+        wrong = _wrong_where_measured(item, outcomes)
+        return dataclasses.replace(result, messages=result.messages + (wrong.message,)) if wrong else result
     cases = _judged_cases(item, outcomes)
     unjudged = [c for c in outcomes.cases if c.check in item.checks and _unjudged(c, outcomes)]
     if not cases and unjudged:  # the code raised (or a gate failed) on every input: nothing shows the property

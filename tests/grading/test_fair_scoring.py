@@ -222,6 +222,27 @@ def test_a_cost_case_with_wrong_outputs_does_not_gate_when_the_form_is_wrong_whe
     assert {i.id: i.points for i in items} == {"boundaries": 3.0, "memory": 0.0, "form": 0.0}
 
 
+def test_a_cost_item_gated_by_a_form_that_does_not_work_names_the_rule_too():
+    """A recurrent form wrong for batched input (blind rounds 12-13): its works gate fails, and so do its cost
+    cases' outputs, where the costs are measured (128 sequences). The cost item is lost by the rule that a cost
+    counts only for correct work, and says so, so the corpus tables and the mutant budget read it as that rule's."""
+    from grader.grading.costs import ONLY_CORRECT, charged_by_rule
+
+    r = rubric(RubricItem("memory", "Memory", 2, checks=("cost_form",), requires=("works_form",)),
+               RubricItem("form", "Form", 2, checks=("form",), requires=("works_form",)))
+    out = Outcomes(cases=(case("works_form", False), case("form", False), _cost_wrong("form")))
+    items, _ = score(r, out)
+    memory = items[0]
+    assert memory.points == 0.0 and "no credit: works_form [1]: wrong" in memory.messages
+    assert ONLY_CORRECT in memory.messages[-1]
+    assert charged_by_rule({i.id: i.messages for i in items}) == ("memory",)
+    fast = Outcomes(cases=(case("works_form", False), case("form", False), case("cost_form", True)))
+    items, _ = score(r, fast)
+    assert "no credit: works_form [1]: wrong" in items[0].messages  # a gate alone: not the rule's
+    assert not any(ONLY_CORRECT in m for m in items[0].messages)
+    assert charged_by_rule({i.id: i.messages for i in items}) == ()
+
+
 def test_a_form_right_where_compared_and_wrong_where_measured_fails_the_gate():
     """A length switch (honest below the cost lengths, wrong or raising at them) costs what a parallel form does."""
     r = rubric(RubricItem("boundaries", "Boundaries", 3, checks=("boundaries",), requires=("cost_form",)),
