@@ -71,9 +71,14 @@ def _gate(item: RubricItem, outcomes: Outcomes) -> CaseOutcome | None:
     256 tokens kept the two items that require it to be chunkwise)."""
     if not item.requires or not outcomes.checks_run:
         return None
-    failing = {c.check for c in outcomes.cases if not c.passed and not c.twin}
+    failing = _failing_where_compared(outcomes)
     return next((c for c in outcomes.cases if c.check in item.requires and not c.passed
                  and not (c.excused_by and c.excused_by in failing)), None)
+
+
+def _failing_where_compared(outcomes: Outcomes) -> set[str]:
+    """The checks with a failing case other than a cost case's twin (what `excused_by` is read against)."""
+    return {c.check for c in outcomes.cases if not c.passed and not c.twin}
 
 
 def _holds(check: str, outcomes: Outcomes) -> bool:
@@ -131,7 +136,7 @@ def _wrong_where_measured(item: RubricItem, outcomes: Outcomes) -> CaseOutcome |
     fails too (`excused_by`): an item gated by a form that does not work loses it by the rule that a cost counts only
     for correct work as well, and says so (its message names the rule: `costs.charged_by_rule`; blind rounds 12-13,
     a recurrent form wrong for batched input, where the costs are measured)."""
-    failing = {c.check for c in outcomes.cases if not c.passed and not c.twin}
+    failing = _failing_where_compared(outcomes)
     return next((c for c in outcomes.cases if c.check in item.checks and not c.passed and c.excused_by
                  and c.excused_by in failing), None)
 

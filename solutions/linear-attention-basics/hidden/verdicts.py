@@ -88,11 +88,6 @@ def _arr(got, key):
     return np.asarray(got[key], dtype=np.float64)
 
 
-def _shape_problem(y, want):
-    """`Misshapen` (the form cannot take this input class: its own items', not a property's) or None."""
-    return shape_problem(y, want)
-
-
 def _shapes_differ(want, *ys):
     """`Misshapen` unless every output has the shape ``want`` the inputs give, (*lead, L, d_v): outputs laid out
     another way ((L, *lead, d_v) from a stack along dim 0, blind round 13) cannot show a property read along the
@@ -137,7 +132,7 @@ def _liveness_inputs(seed, lead, L=6, m=4, d_v=4):
 def _liveness_judge(name, shape):
     def judge(got):
         ys = [_arr(got, f"y{i}") for i in range(5)]
-        problem = _shape_problem(ys[0], shape)
+        problem = shape_problem(ys[0], shape)
         if problem:
             return problem
         if not close(ys[4], ys[0]):
@@ -238,8 +233,8 @@ def normalizer():
                 def judge(got, lead=lead, d_v=d_v):
                     ys = [_arr(got, f"y{i}") for i in range(3)]
                     for y, L in zip(ys, NORMALIZER_LENGTHS):
-                        if _shape_problem(y, (*lead, L, d_v)):
-                            return _shape_problem(y, (*lead, L, d_v))
+                        if problem := shape_problem(y, (*lead, L, d_v)):
+                            return problem
                     last = [y[..., -1, :] for y in ys]
                     if not all(np.isfinite(y).all() for y in last):
                         return "a last output is NaN or inf"
@@ -266,8 +261,8 @@ def update_before_read():
             for form in LINEAR_FORMS:
                 def judge(got, L=L, lead=lead):
                     y, y2 = _arr(got, "y0"), _arr(got, "y1")
-                    if _shapes_differ((*lead, L, 4), y, y2):
-                        return _shapes_differ((*lead, L, 4), y, y2)
+                    if problem := _shapes_differ((*lead, L, 4), y, y2):
+                        return problem
                     if not moved(y2[..., -1, :], y[..., -1, :], rtol=1e-4):
                         return (f"output {L - 1} does not change (or is not finite) when only token {L - 1}'s value "
                                 "changes: token t does not see itself")
@@ -282,8 +277,8 @@ def update_before_read():
 def _unchanged_before(p, what, shape):
     def judge(got):
         y, y2 = _arr(got, "y0"), _arr(got, "y1")
-        if _shapes_differ(shape, y, y2):
-            return _shapes_differ(shape, y, y2)
+        if problem := _shapes_differ(shape, y, y2):
+            return problem
         if not close(y2[..., :p, :], y[..., :p, :]):
             first = _first_bad_position(y2[..., :p, :], y[..., :p, :])
             return f"output {first} changed when only {what} from position {p} on changed"
@@ -338,8 +333,8 @@ def feature_map():
             for form in LINEAR_FORMS:
                 def judge(got, shape=V.shape):
                     y = _arr(got, "y0")
-                    if _shape_problem(y, shape):
-                        return _shape_problem(y, shape)
+                    if problem := shape_problem(y, shape):
+                        return problem
                     tail = y[..., 1:, :]
                     if not np.isfinite(tail).all():
                         return "an output from position 1 on is NaN or inf: some φ(q_i)ᵀz_i is zero"
@@ -412,7 +407,7 @@ def _state_orientation_judge(m, d_v):
 def _kv_judge(lead, L, m, d_v):
     def judge(got):
         y = _arr(got, "y0")
-        problem = _shape_problem(y, (*lead, L, d_v))
+        problem = shape_problem(y, (*lead, L, d_v))
         if problem:
             return Misshapen(problem + ": is S (m, d_v)?")
         if not np.isfinite(y[..., 1:, :]).all():
@@ -426,7 +421,7 @@ def _kv_span_judge(lead, L, d_v, V):
     all-ones vector, which keeps a map applied to positive values, v + 1, out of this check)."""
     def judge(got):
         y = _arr(got, "y0")
-        problem = _shape_problem(y, (*lead, L, d_v))
+        problem = shape_problem(y, (*lead, L, d_v))
         if problem:
             return problem
         last, basis = y[..., -1, :].reshape(-1, d_v), V.reshape(-1, L, d_v)
@@ -533,8 +528,8 @@ def decay_every_form():
 
                 def judge(got, shape=V.shape):
                     y, y1 = _arr(got, "y0"), _arr(got, "y1")
-                    if _shapes_differ(shape, y, y1):
-                        return _shapes_differ(shape, y, y1)
+                    if problem := _shapes_differ(shape, y, y1):
+                        return problem
                     if not close(y[..., -1, :], y1[..., -1, :]):
                         return ("the last output with gamma differs from the output with another gamma' on queries "
                                 "scaled by (γ/γ')^n and keys by (γ/γ')^-m: the weight of token m in output n is not "
@@ -592,8 +587,8 @@ def chunk_boundaries():
 
                 def judge(got, Q=Q, K=K, V=V, gamma=gamma, chunk=chunk, across=across):
                     y, one, y_across = _arr(got, "y0"), _arr(got, "y1"), _arr(got, "y2")
-                    if _shapes_differ(V.shape, y, one):
-                        return _shapes_differ(V.shape, y, one)
+                    if problem := _shapes_differ(V.shape, y, one):
+                        return problem
                     if close(y, one) or close(y_across, ref.retention(*across, gamma)):
                         return None
                     where = _first_bad_position(y, one)
@@ -631,8 +626,8 @@ def partial_chunk_state():
 
             def judge(got, Q=Q, K=K, V=V, gamma=gamma, lead=lead):
                 R1, Rk, R08 = _arr(got, "R0"), _arr(got, f"R{len(chunks) + 1}"), _arr(got, f"R{len(chunks)}")
-                if shape_problem(R1, (*lead, 4, 3), "the returned state"):
-                    return shape_problem(R1, (*lead, 4, 3), "the returned state")
+                if problem := shape_problem(R1, (*lead, 4, 3), "the returned state"):
+                    return problem
                 if not moved(Rk, R08, rtol=1e-4):
                     return "the returned state does not change when a key changes"
                 for i, chunk in enumerate(chunks[1:], 1):
