@@ -54,6 +54,9 @@ class Seeded(NamedTuple):
     seed: int
     shape: tuple[int, ...]
     scale: float = 1.0
+    # handed over token by token (`inside/seeded.Stream`: ``token(t)`` in order), never whole: a decoding step's
+    # input, so that no history of it lies in the stepping process but what the step keeps (blind attacks25)
+    stream: bool = False
 
     def array(self) -> np.ndarray:
         return seeded_array(self.seed, self.shape, self.scale)

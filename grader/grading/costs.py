@@ -122,6 +122,9 @@ class CostCase:
     # the lengths its twin is compared at (`twin`): past every small int Python caches (256), so not even the
     # length's refcount tells the twin from the measured run; a length switch above them is the known-open one
     twin_lengths: tuple[int, int] = (260, 520)
+    # ... and its short twin's (`twin(short=True)`): the measured call over a few dozen tokens, where a slow form and
+    # an efficient one give the same outputs; a cost run that raised or was wrong is excused only where it fails too
+    short_twin_lengths: tuple[int, int] = (24, 64)
     # n -> the array inputs at length n, named by seed (`Seeded`: the driver makes them in the sandbox), where the
     # probe is handed arrays as the comparing check's cases hand them (the length is then not an input); None: the
     # probe is handed the length and makes its arrays itself
@@ -136,9 +139,9 @@ class CostCase:
         if not 0 < short < long or self.grows not in (LINEAR, STEPS) or self.length_key in self.inputs:
             raise ValueError(f"CostCase {self.label!r}: needs lengths (short, long) with 0 < short < long, grows "
                              f"'{LINEAR}' or '{STEPS}', and no {self.length_key!r} among its inputs")
-        if not 0 < low <= high < short:
+        if not 0 < low <= high < short or not 0 < self.short_twin_lengths[0] <= self.short_twin_lengths[1] < low:
             raise ValueError(f"CostCase {self.label!r}: needs twin_lengths (low, high) with 0 < low <= high < "
-                             f"{short} (its short length)")
+                             f"{short} (its short length), and short_twin_lengths below them")
 
     def inputs_at(self, n: int) -> dict:
         if self.arrays is not None:
@@ -156,19 +159,23 @@ def drawn(case: CostCase, seed: int) -> CostCase:
     return dataclasses.replace(case, inputs=made[0], expect=made[1], arrays=arrays, draw=None)
 
 
-def twin(case: CostCase, seed: int, at: float) -> Case:
+def twin(case: CostCase, seed: int, at: float, short: bool = False) -> Case:
     """The compared case that stands where ``case`` is measured (`probing._plan`): the same probe, the same
     inputs and settings (drawn from ``seed``, the measured run's: `draws.measured`), at a length drawn in
     ``twin_lengths`` by ``at`` (in [0, 1)), judged on the same outputs against the reference. From inside, a call
     the cost run measures is then a call the comparing run compares, up to its length: no argument, setting,
-    kept output or order of calls is the measured run's alone (blind attacks13)."""
-    low, high = case.twin_lengths
+    kept output or order of calls is the measured run's alone (blind attacks13).
+
+    ``short``: the short twin, the same call at a length in ``short_twin_lengths``: where the measured call fails
+    (wrong or raising), it says whether the form fails at those settings anyway (an honest bug, excused: `probing`)
+    or only from some length on (a length switch, which fails the gate: blind attacks22)."""
+    low, high = case.short_twin_lengths if short else case.twin_lengths
     n = low + int(at * (high - low + 1))
     drawn_case = drawn(case, seed)
     what = "steps" if case.grows == STEPS else "tokens"
-    return Case(label=f"{case.label}: the measured call, compared over a few hundred {what}",
-                inputs=drawn_case.inputs_at(n), expect=drawn_case.expect(n), atol=case.atol, rtol=case.rtol,
-                outputs=case.outputs)
+    return Case(label=f"{case.label}: the measured call, compared over a few {'dozen' if short else 'hundred'} "
+                      f"{what}", inputs=drawn_case.inputs_at(n), expect=drawn_case.expect(n), atol=case.atol,
+                rtol=case.rtol, outputs=case.outputs)
 
 
 @dataclass(frozen=True)
@@ -291,38 +298,46 @@ def memory_verdict(case: CostCase, student: tuple[Measurement, Measurement],
 
 
 def student_runs(case: CostCase) -> list[int]:
-    """The lengths (0: short, 1: long) the student's code is run at, in order: the short length first (a wrong
-    short run needs no long one); a decoding case's long length again, whatever the first run showed (see
-    `_judged`)."""
+    """The lengths (0: short, 1: long) the student's code is run at, in order: the short length first; a decoding
+    case's long length again, whatever the first run showed (see `_judged`). A run with wrong outputs is measured
+    all the same (see `judge_cost`)."""
     return [0, 1] + ([1] * (STEP_LONG_RUNS - 1) if case.grows == STEPS else [])
 
 
 def judge_cost(spec: CheckSpec, case: CostCase, run: Runner, stamp: object, kept=None) -> CaseOutcome:
     """Run ``case`` (the student's code and the model's, each length alone) and decide it. ``kept``: where the
-    model's measurements of this bundle are kept between graders (`model_costs.Kept`), or None."""
+    model's measurements of this bundle are kept between graders (`model_costs.Kept`), or None.
+
+    Wrong outputs earn nothing (a cost counts only for correct work), but they do not stop the measurement: a form
+    that computes something else is still measured at both lengths, and where what it cost is within the bounds it
+    is an honest bug in an efficient form, charged to that form's items (``excused_by``: the items that require the
+    cost check are judged on their own checks). Where it is over a bound it fails the gate as a slow form does: a
+    slow form made wrong where it is measured (a decay near 1 taken as 1: blind attacks22) is still slow. A run
+    that raised cannot be measured: it is excused only where the form raises (or is wrong) at the measured call's
+    settings over a few dozen tokens too (`probing`'s short twin)."""
     prefix = f"{spec.title} [{case.label}]"
     model = _model(spec, case, run, stamp, kept)  # first: the grader's first runs pay what is used for the first time
     if isinstance(model, str):
         return CaseOutcome(spec.name, case.label, False, f"{prefix}: not measured: {model}.", cause="")
     student: list[list[Measurement]] = [[], []]
     caps = [work_cap(m) for m in model]
+    wrong = ""  # the first run's wrong outputs: the case fails, and the measurement decides whether it is excused
     for i in student_runs(case):
         n = case.lengths[i]
         answer = run("student", case.inputs_at(n), caps[i])
         if answer.over_cpu:  # stopped at the cap: decided, whatever the outputs would have been
             why = over_cap(case, n, answer.cpu_s, model[i], stopped=True)
-            return CaseOutcome(spec.name, case.label, False, f"{prefix}: {why}.{_hint(case)}", cause=spec.cause)
+            return CaseOutcome(spec.name, case.label, False, f"{prefix}: {wrong + '; and ' if wrong else ''}{why}."
+                               f"{_hint(case)}", cause=spec.cause)
         problem = _answer_problem(spec, case, n, answer, kept)
-        if problem:
-            # Wrong outputs, or an error: the cost item earns nothing (a cost counts only for correct work).
-            # Items that require this check (the form "is recurrent", "is chunkwise") lose too, unless the
-            # form is also wrong where `compared_by` compares it at short lengths: then it is an honest bug,
-            # charged to that form's items, not a cascade. A form right where it is compared and wrong or
-            # raising where it is measured (a length switch) fails the gate.
-            unjudged = answer.raised or answer.got is not None
+        if problem and not _measurable(answer):
+            # An error (or no answer): nothing about the cost was seen. The cost item earns nothing; items that
+            # require this check lose too unless the form raises where the short twin compares the measured call
+            # (`excused_by`; probing clears it where that twin passed: a length switch fails the gate).
             return CaseOutcome(spec.name, case.label, False, f"{prefix}: {problem}.{_hint(case)}",
-                               cause="" if unjudged else spec.cause, raised=answer.raised,
-                               excused_by=case.compared_by if unjudged else "")
+                               cause="" if answer.raised else spec.cause, raised=answer.raised,
+                               excused_by=case.compared_by if answer.raised else "")
+        wrong = wrong or problem
         student[i].append(Measurement(n, answer.peak_bytes, answer.cpu_s))
     verdict = _verdict(case, student, model)
     for _ in range(RUNS - 1):  # a work bound failed: measured again, the least of the runs decides
@@ -333,12 +348,22 @@ def judge_cost(spec: CheckSpec, case: CostCase, run: Runner, stamp: object, kept
             # quadratic form is not waited for a second time; a run slowed by a neighbour once comes in under)
             limit = caps[0] if i == 0 else min(caps[1], growth_bound(_judged_pair(student)[0], model) + RECHECK_SLACK_S)
             answer = run("student", case.inputs_at(n), limit)
-            if not answer.over_cpu and not _answer_problem(spec, case, n, answer, kept):
+            if not answer.over_cpu and _measurable(answer) and (wrong or not _answer_problem(spec, case, n, answer,
+                                                                                             kept)):
                 runs.append(Measurement(n, answer.peak_bytes, answer.cpu_s))
         verdict = _verdict(case, student, model)
+    if wrong and not verdict:  # an honest bug in an efficient form: its own items' (see the docstring)
+        return CaseOutcome(spec.name, case.label, False, f"{prefix}: {wrong}.{_hint(case)}", cause="",
+                           excused_by=case.compared_by)
     if verdict:
-        return CaseOutcome(spec.name, case.label, False, f"{prefix}: {verdict}.{_hint(case)}", cause=spec.cause)
+        return CaseOutcome(spec.name, case.label, False, f"{prefix}: {wrong + '; and ' if wrong else ''}{verdict}."
+                           f"{_hint(case)}", cause=spec.cause)
     return CaseOutcome(spec.name, case.label, True)
+
+
+def _measurable(answer: RunAnswer) -> bool:
+    """The run gave outputs (right or wrong) and the grader measured it."""
+    return answer.got is not None and answer.peak_bytes > 0
 
 
 def _verdict(case: CostCase, student: list[list[Measurement]], model: tuple[Measurement, Measurement]) -> str:

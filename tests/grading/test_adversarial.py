@@ -43,6 +43,7 @@ KNOWN_KEYS = {"description", "base", "submission", "status", "score", "max_score
 MEMORY_CAP_MB = 512  # how much the grader's own RSS may grow while it grades this whole corpus (README: "Limits")
 
 pytestmark = [
+    pytest.mark.slow,  # one batch of the whole corpus, cost runs and all: about a quarter of an hour on 2 cores
     pytest.mark.skipif(not (SOURCE / "assignment.yaml").is_file(), reason=f"assignments/{NAME} is not written yet"),
     pytest.mark.skipif(UNSANDBOXED, reason="the corpus attacks the sandbox: needs Linux, root and bubblewrap"),
 ]

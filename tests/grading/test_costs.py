@@ -152,8 +152,8 @@ class _Runs:
         y, cpu, mib = queue.pop(0) if len(queue) > 1 else queue[0]
         if cpu_limit_s is not None and cpu > cpu_limit_s:  # the sandbox stops the run at its CPU-time limit
             return RunAnswer(None, "", int(mib * MiB), cpu_limit_s, over_cpu=True)
-        if y is None:
-            return RunAnswer(None, "raised ValueError: no", 0, 0.0)
+        if y is None or isinstance(y, str):  # "raise": the student's code raised; None: no result
+            return RunAnswer(None, "raised ValueError: no", 0, 0.0, raised=y == "raise")
         return RunAnswer({"y": y}, "", int(mib * MiB), cpu)
 
 
@@ -170,15 +170,37 @@ def test_a_fast_wrong_form_earns_nothing(tmp_path):
                   ("student", 8192): [(np.zeros(8192), 0.05, 20)]})
     outcome = judge_cost(SPEC, _case(), runs, stamp=("wrong", tmp_path))
     assert not outcome.passed and "at L=1024" in outcome.message and "only for correct outputs" in outcome.message
-    assert ("student", 8192) not in runs.calls  # a wrong short run needs no long one
+    assert ("student", 8192) in runs.calls  # wrong outputs are measured all the same: the measurement decides the gate
     assert outcome.excused_by == ""  # no check named that compares the form at short lengths: it gates
 
 
-def test_wrong_outputs_name_the_check_that_excuses_them_from_gating(tmp_path):
-    """Wrong outputs are left to `compared_by` (when it fails too, the bug is charged there); a stop is not."""
-    runs = _Runs({**_honest(), ("student", 1024): [(np.zeros(1024), 0.05, 20)]})
+def test_wrong_outputs_of_an_efficient_form_name_the_check_that_excuses_them_from_gating(tmp_path):
+    """Wrong outputs, linear work: left to `compared_by` (where the form fails too, the bug is charged there)."""
+    runs = _Runs({**_honest(), ("student", 1024): [(np.zeros(1024), 0.13, 28)],
+                  ("student", 8192): [(np.zeros(8192), 0.5, 83)]})
     outcome = judge_cost(SPEC, _case(compared_by="form_equivalence"), runs, stamp=("excused", tmp_path))
     assert not outcome.passed and outcome.excused_by == "form_equivalence" and outcome.cause == ""
+    assert "only for correct outputs" in outcome.message
+
+
+@pytest.mark.parametrize("long_cpu, words", [(60.0, "took more than"), (3.9, "grows faster than the length")])
+def test_wrong_outputs_of_a_slow_form_fail_the_gate(tmp_path, long_cpu, words):
+    """A slow form made wrong where it is measured (blind attacks22: a decay near 1 taken as 1) is still slow: no
+    excuse, and the message says both."""
+    runs = _Runs({**_honest(), ("student", 1024): [(np.zeros(1024), 0.13, 28)],
+                  ("student", 8192): [(np.zeros(8192), long_cpu, 83)]})
+    outcome = judge_cost(SPEC, _case(compared_by="form_equivalence"), runs, stamp=(f"slow{long_cpu}", tmp_path))
+    assert not outcome.passed and outcome.excused_by == "" and outcome.cause == SPEC.cause
+    assert "only for correct outputs" in outcome.message and words in outcome.message
+
+
+def test_a_raise_names_the_check_that_may_excuse_it(tmp_path):
+    """Nothing about the cost of a run that raised was seen: excused where the form raises at the measured settings
+    over a few dozen tokens too (probing clears ``excused_by`` where that short twin passed)."""
+    runs = _Runs({**_honest(), ("student", 1024): [("raise", 0.0, 0)]})
+    outcome = judge_cost(SPEC, _case(compared_by="form_equivalence"), runs, stamp=("raised", tmp_path))
+    assert not outcome.passed and outcome.raised and outcome.excused_by == "form_equivalence"
+    assert ("student", 8192) not in runs.calls
 
 
 def test_the_model_is_measured_first_and_once_per_stamp(tmp_path):
@@ -307,3 +329,47 @@ def test_a_long_output_is_sent_as_the_graders_digest_of_it_a_block_at_a_time(nam
             got = sent[f"y0_{part}"]
             assert got.dtype == torch.float64, part
             assert np.allclose(got.numpy(), want[f"y_{part}"], rtol=1e-12, atol=1e-9), part
+
+
+@pytest.mark.parametrize("inputs, outputs", [("float64", "float32"), ("float32", "float64"), ("float64", "float64")])
+def test_a_step_probe_hands_back_outputs_in_the_steps_own_dtype(monkeypatch, inputs, outputs):
+    """The basics' step probe copies each output into one buffer typed as the inputs (a float64 step that answers in
+    float32 frees no room for a float32 history of its outputs: blind attacks22), and hands the outputs back in the
+    dtype the step returned them in, so the dtype items still see it."""
+    import importlib.util
+    import sys
+    import types
+
+    import torch
+
+    def call(target, *args):
+        return getattr(*target)(*args)
+
+    def steps(target, n, args, take, **kw):
+        for t in range(n):
+            take(t, getattr(*target)(*args(t)[0]))
+
+    monkeypatch.setitem(sys.modules, "lrkit_harness", types.SimpleNamespace(call=call, steps=steps))
+    path = Path(__file__).resolve().parents[2] / "solutions" / "linear-attention-basics" / "hidden" / "probes.py"
+    spec = importlib.util.spec_from_file_location("probes_step_dtype", path)
+    probes = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(probes)
+
+    class State:
+        def __init__(self, m, d_v):
+            pass
+
+        def step(self, q, k, v):
+            return v.to(getattr(torch, outputs))
+    Q, K, V = (torch.randn(2, 5, 3, dtype=getattr(torch, inputs), generator=torch.Generator().manual_seed(i))
+               for i in range(3))
+    made, new_empty = [], torch.Tensor.new_empty
+
+    def spy(self, *args, **kw):
+        made.append(new_empty(self, *args, **kw))
+        return made[-1]
+    monkeypatch.setattr(torch.Tensor, "new_empty", spy)
+    y = probes._by_steps(types.SimpleNamespace(LinearAttentionState=State), Q, K, V)
+    assert [b.dtype for b in made] == [getattr(torch, inputs)]  # the one buffer, typed as the inputs
+    assert y.dtype == getattr(torch, outputs) and y.shape == (2, 5, 3)
+    assert torch.allclose(y.double(), V.double(), rtol=1e-6)

@@ -159,6 +159,12 @@ def test_every_cost_case_has_a_twin_the_comparing_check_judges_with_the_same_cal
                                                            ].index(twin.id)  # the grader's place, not the code's
         before = probing._companions(p, compared)
         assert [c[0] for c in before] == [q.id for q in compared[:compared.index(twin)]]
+        # ... and its short twin: the same call over a few dozen tokens, an ordinary compared case of that check
+        short = [q for q in planned if q.short_twin_of == p.id]
+        low, high = p.case.short_twin_lengths
+        assert len(short) == 1 and short[0].spec.name == p.case.compared_by and short[0].probe == p.spec.probe
+        assert high < p.case.twin_lengths[0] and short[0] in compared
+        assert any(_same(short[0].case.inputs, measured.inputs_at(n)) for n in range(low, high + 1))
         assert all(c[1] == twin.spec.probe for c in before if c[0] != twin.id)
     places = {[q.id for q in planned if q.spec.name == t.spec.name].index(t.id) for t in twins.values()}
     assert len(places) > 1 or len(twins) == 1

@@ -270,6 +270,41 @@ def test_a_form_wrong_only_at_the_measured_calls_twin_is_a_length_switch_and_fai
     assert {i.id: i.points for i in items} == {"boundaries": 3.0, "form": 0.0}
 
 
+@pytest.mark.parametrize("short_twin", ["passed", "raised", "wrong"])
+def test_a_cost_case_failed_where_measured_is_excused_only_where_its_short_twin_fails_the_same_way(short_twin):
+    """Blind attacks22: a slow chunkwise form raising (or wrong) where it is measured, beside a bug elsewhere in its
+    comparing check (per-head decays), kept the items that require it to be efficient. The short twin (the measured
+    call over a few dozen tokens) says which it is: right there, or wrong where the measured run raised (a decay
+    near 1 taken as 1, and a refusal past 1000 tokens), a form that fails this way from some length on (the gate
+    fails, as the slow control's); failing there the same way, an honest bug at those settings (excused)."""
+    from grader.grading.probing import PlannedCase, excuses_checked
+
+    form = CheckSpec("form", "form_runs", "form matches", lambda: iter(()))
+    cost = CheckSpec("cost_form", "form_runs", "form is efficient", lambda: iter(()), cause="not efficient")
+    planned = [PlannedCase("cost_form-000", cost, Case("long", {}, {})),
+               PlannedCase("form-000", form, Case("per-head decays", {}, {})),
+               PlannedCase("form-001", form, Case("short twin", {}, {}), short_twin_of="cost_form-000",
+                           twin_probe="form_runs")]
+    raised = CaseOutcome("cost_form", "long", False, "cost_form [long]: at L=2048: raised ValueError. Hint: carry R.",
+                         raised=True, excused_by="form")
+    twin = CaseOutcome("form", "short twin", short_twin == "passed", "" if short_twin == "passed" else "form: no",
+                       raised=short_twin == "raised")
+    by_id = {"cost_form-000": raised, "form-000": case("form", False), "form-001": twin}
+    checked = excuses_checked(planned, by_id)["cost_form-000"]
+    r = rubric(RubricItem("boundaries", "Boundaries", 3, checks=("boundaries",), requires=("cost_form",)),
+               RubricItem("form", "Form", 2, checks=("form",)))
+    items, _ = score(r, Outcomes(cases=(case("boundaries", True), by_id["form-000"], by_id["form-001"], checked)))
+    if short_twin != "raised":  # right there, or wrong where the measured run raised: from some length on
+        assert checked.excused_by == "" and checked.cause == "not efficient"
+        assert "Over a few dozen tokens at the same settings " + (
+            "its outputs are right" if short_twin == "passed" else "it is wrong instead") in checked.message
+        assert checked.message.endswith("Hint: carry R.")
+        assert {i.id: i.points for i in items} == {"boundaries": 0.0, "form": 0.0}
+    else:
+        assert checked == raised
+        assert {i.id: i.points for i in items} == {"boundaries": 3.0, "form": 0.0}
+
+
 def test_a_check_whose_own_gate_fails_says_nothing_and_the_item_is_judged_on_the_other_form():
     """A step that ignores the state it is given: its from-a-given-state property check cannot show the
     property, so the item is judged on forward's check alone; with forward broken too, no credit."""

@@ -350,11 +350,14 @@ def _settings(form, seed, sequences):
             "chunk": DRAWN_CHUNKS[form][rng.integers(len(DRAWN_CHUNKS[form]))]}
 
 
-def _seeded_qkv(seed, got, L):
-    """Q0, K0, V0 at length L as the driver makes them (V unscaled, as `ref.qkv` makes it)."""
+def _seeded_qkv(seed, got, L, stream=False):
+    """Q0, K0, V0 at length L as the driver makes them (V unscaled, as `ref.qkv` makes it); ``stream``: handed over
+    token by token (the step's: the whole sequence never lies beside the step, whose memory is measured, blind
+    attacks25)."""
     lead, m, d_v = got["lead"], got["m"], got["d_v"]
-    return {"Q0": Seeded(4 * seed, (*lead, L, m), got["scale"]),
-            "K0": Seeded(4 * seed + 1, (*lead, L, m), got["scale"]), "V0": Seeded(4 * seed + 2, (*lead, L, d_v))}
+    return {"Q0": Seeded(4 * seed, (*lead, L, m), got["scale"], stream),
+            "K0": Seeded(4 * seed + 1, (*lead, L, m), got["scale"], stream),
+            "V0": Seeded(4 * seed + 2, (*lead, L, d_v), 1.0, stream)}
 
 
 @functools.lru_cache(maxsize=64)
@@ -384,7 +387,8 @@ def _form_case(form, name, lead=COST_LEAD, lengths=COST_LENGTHS):
         inputs = {"n": 1, "form": probe_form}
         if form in ("retention_recurrent", "chunkwise"):
             inputs.update(gamma0=got["gamma"], chunk0=got["chunk"])
-        return inputs, (lambda n: _form_reference(form, n, seed, sequences)), (lambda n: _seeded_qkv(seed, got, n))
+        return inputs, (lambda n: _form_reference(form, n, seed, sequences)), (
+            lambda n: _seeded_qkv(seed, got, n, stream=form == "step"))
     inputs, expect, arrays = draw(COST_SEED)
     many = "sequences" if sequences > 1 else "sequence"
     what = "steps" if form == "step" else "tokens"

@@ -139,7 +139,7 @@ def _no_constant(name):
 # names through zipfile). The parent hands the child plain JSON and raw array bytes (`for_child`).
 _SCAN = json.scanner.c_make_scanner(json.JSONDecoder()) if json.scanner.c_make_scanner else None
 _READ, _READV, _UNPACK = os.read, os.readv, struct.Struct(wire.PREFIX).unpack_from
-_FROMBUFFER, _DTYPE, _COPY = np.frombuffer, np.dtype, np.array
+_FROMBUFFER, _DTYPE, _COPY, _STREAM = np.frombuffer, np.dtype, np.array, seeded.Stream
 _DECODE, _JOIN, _BUFFER, _VIEW = bytes.decode, b"".join, bytearray, memoryview
 
 
@@ -178,6 +178,8 @@ def child_receive(fd):
     body = _BUFFER(body_len)
     child_read_into(fd, _VIEW(body))
     kwargs = header["scalars"]
+    for entry in header.get("streams") or ():  # handed over token by token (`seeded.Stream`), never whole
+        kwargs[entry["key"]] = _STREAM(entry["seed"], entry["shape"], entry["scale"])
     for entry in header["arrays"]:
         dtype = _DTYPE(entry["dtype"])
         array = _FROMBUFFER(body, dtype, entry["count"], entry["offset"])
@@ -191,9 +193,10 @@ def for_child(case, inputs, nonce):
     """A case as the child gets it: its probe, its scalars and arrays (raw bytes as the grader packed them, read
     with `child_receive`), the nonce; not its id, its check or its time limit, which would tell a cost run from the
     run that compares it."""
-    scalars, arrays = case.get("scalars", {}), case.get("arrays", [])
+    scalars, arrays, streams = case.get("scalars", {}), case.get("arrays", []), case.get("streams", [])
     return {"probe": case.get("probe"), "scalars": scalars if isinstance(scalars, dict) else {},
-            "arrays": arrays if isinstance(arrays, list) else [], "nonce": nonce}, inputs
+            "arrays": arrays if isinstance(arrays, list) else [], "nonce": nonce,
+            "streams": streams if isinstance(streams, list) else []}, inputs
 
 
 MAX_SEEDED_BYTES = 1 << 30  # of one case's seeded arrays (the grader's job is trusted; a bound all the same)
@@ -206,6 +209,13 @@ def with_seeded(case, inputs):
     specs = case.get("seeded")
     if not isinstance(specs, list) or not specs:
         return case, inputs
+    streams = [{"key": str(spec["key"]), "seed": int(spec["seed"]), "shape": [int(n) for n in spec["shape"]],
+                "scale": float(spec.get("scale", 1.0))} for spec in specs if spec.get("stream")]
+    if streams:  # made by the child, token by token (`child_receive`)
+        case = {**case, "streams": streams}
+        specs = [spec for spec in specs if not spec.get("stream")]
+        if not specs:
+            return case, inputs
     shapes = [[int(n) for n in spec["shape"]] for spec in specs]
     sizes = [8 * math.prod(shape) for shape in shapes]
     if sum(sizes) > MAX_SEEDED_BYTES or any(n < 0 for shape in shapes for n in shape):

@@ -33,3 +33,27 @@ def fill(out, seed, scale=1.0):
 def make(seed, shape, scale=1.0):
     """A new float64 array of ``shape``, filled as `fill` fills."""
     return fill(np.empty(tuple(shape), dtype=np.float64), seed, scale)
+
+
+class Stream:
+    """The array `make` makes, handed over token by token (``token(t)``, t = 0, 1, 2, ... in order): the tokens
+    `fill` draws, one at a time, so the whole array never lies in the process that steps through it. A decoding
+    step is measured on its own memory: with the whole input beside it, a step could keep its history as the
+    caller's buffer (read it back from there) or hand the caller's pages of tokens already stepped back to the
+    kernel to make room for its own copy (blind attacks25). ``shape`` is the array's, (..., L, d)."""
+
+    def __init__(self, seed, shape, scale=1.0):
+        self.shape, self.scale, self.next = tuple(int(n) for n in shape), float(scale), 0
+        if len(self.shape) < 2:
+            raise ValueError("a stream is (..., L, d)")
+        self._rng = np.random.default_rng(seed)
+
+    def token(self, t):
+        """Token t, (..., d), float64: a new array the caller owns; only the next token can be drawn."""
+        if t != self.next or t >= self.shape[-2]:
+            raise ValueError(f"token {t} asked for where token {self.next} is next (of {self.shape[-2]})")
+        self.next += 1
+        out = self._rng.standard_normal(size=self.shape[:-2] + self.shape[-1:])
+        if self.scale != 1.0:
+            out *= self.scale
+        return out

@@ -29,7 +29,10 @@ def _gamma(gamma, dtype=torch.float64):
 
 def _token(x, t):
     """Token t of x (..., L, n) as a decoder hands it over: a tensor of its own (a view where the inputs are laid
-    out as views themselves: the layout cases)."""
+    out as views themselves: the layout cases; drawn now where x is handed over token by token: the step's cost
+    case, `Seeded(stream=True)`)."""
+    if not isinstance(x, torch.Tensor):
+        return torch.from_numpy(x.token(t))
     if not x.is_contiguous():
         return x[..., t, :]
     return torch.from_numpy(np.array(x[..., t, :].numpy(), order="C", copy=True)).to(x.dtype)
@@ -37,24 +40,30 @@ def _token(x, t):
 
 def _by_steps(la, Q, K, V):
     """Q, K, V stepped into one LinearAttentionState, token by token; each output copied, as it comes, into one
-    buffer made at the first step (shaped and typed as that output): between two steps the probe allocates
-    nothing and keeps nothing of the student's, in the runs that compare a step as in the run that measures it
-    (blind attacks13 told them apart by the heap a kept copy of every output left between two steps)."""
+    buffer made at the first step (shaped as that output, typed as the inputs: outputs in a smaller dtype free no
+    room for a history of them, blind attacks22; handed back in the outputs' own dtype): between two steps the probe
+    allocates nothing and keeps nothing of the student's, in the runs that compare a step as in the run that measures
+    it (blind attacks13 told them apart by the heap a kept copy of every output left between two steps)."""
     state = call((la, "LinearAttentionState"), Q.shape[-1], V.shape[-1])
     L, out = Q.shape[-2], []
+    typed = torch.promote_types(torch.promote_types(_dtype(Q), _dtype(K)), _dtype(V))
 
     def take(t, y):
         y = torch.as_tensor(y).detach()
         y = y if y.dim() else y.reshape(1)
         if not out:
-            out.append(y.new_empty((*y.shape[:-1], L, y.shape[-1])))
+            out.extend([y.new_empty((*y.shape[:-1], L, y.shape[-1]), dtype=typed), y.dtype])
         row = out[0][..., t, :]
         if y.shape != row.shape:
             raise ValueError(f"step returned outputs of two shapes ({tuple(y.shape)} at token {t}, "
                              f"{tuple(row.shape)} at the first)")
         row.copy_(y)
     steps((state, "step"), L, lambda t: ((_token(Q, t), _token(K, t), _token(V, t)), {}), take=take)
-    return out[0]
+    return out[0].to(out[1])
+
+
+def _dtype(x):
+    return x.dtype if isinstance(x, torch.Tensor) else torch.float64  # (a stream's tokens are float64)
 
 
 def _linear(la, form, Q, K, V):
@@ -86,7 +95,8 @@ def _laid_out(x, layout):
 
 def _qkv(kw, i, dtype=torch.float64):
     layout = kw.get("layout", "plain")
-    return tuple(_laid_out(_t(kw[f"{name}{i}"], dtype), layout) for name in "QKV")
+    return tuple(kw[f"{name}{i}"] if hasattr(kw[f"{name}{i}"], "token")  # token by token (`_token`)
+                 else _laid_out(_t(kw[f"{name}{i}"], dtype), layout) for name in "QKV")
 
 
 TAIL, EVERY = 64, 61  # grader.checks.DIGEST: what a long output is sent as (`_sent`)

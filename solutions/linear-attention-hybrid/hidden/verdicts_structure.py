@@ -318,8 +318,10 @@ def _cost_reference(T, seed=COST_SEED):
 
 
 def _cost_x(seed, T):
-    """The measured x (B, T, D), named by its seed (`Seeded`: the driver makes it in the sandbox)."""
-    return Seeded(seed, (COST_B, T, COST_D))
+    """The measured x (B, T, D), named by its seed (`Seeded`), handed to the step token by token (``stream``: the
+    whole x never lies beside the step, whose memory is measured: blind attacks25 kept a history as the probe's own
+    buffer, or gave the probe's pages of tokens already stepped back to the kernel to make room for one)."""
+    return Seeded(seed, (COST_B, T, COST_D), stream=True)
 
 
 @functools.lru_cache(maxsize=32)
