@@ -160,6 +160,31 @@ class Kept:
             log.info("the model's cost measurements were not kept (%s): the next grader measures them again", exc)
 
 
+    def _pass_path(self, check: str, case: CostCase, code: bytes) -> Path:
+        # the model's own key (`_path`: bundle, way of measuring, harness, machine, case, inputs, secret), and the code
+        return self.folder / f"pass-{hashlib.sha256((self._path(check, case).name + code.hex()).encode()).hexdigest()}"
+
+    def passed_before(self, check: str, case: CostCase, code: bytes) -> bool:
+        """This very code (`probing._code_digest`: every Python file and folder a cost run sees) passed ``case`` of
+        this bundle, measured this way on this machine, within `KEPT_S`: its verdict stands without its runs."""
+        try:
+            data = json.loads(self._pass_path(check, case, code).read_text(encoding="utf-8"))
+            return data.get("passed") is True and 0 <= time.time() - float(data["saved"]) <= KEPT_S
+        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+            return False
+
+    def keep_pass(self, check: str, case: CostCase, code: bytes) -> None:
+        """Keep that this code passed ``case`` (written whole or not at all). Only a pass is kept: a failure is
+        measured again at the next grading (another chance on a quieter machine), never replayed."""
+        try:
+            fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".tmp-", suffix=".json")
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump({"saved": time.time(), "passed": True, "check": check, "case": case.label}, fh)
+            os.replace(tmp, self._pass_path(check, case, code))
+        except OSError as exc:
+            log.info("a cost case's pass was not kept (%s): the next grading measures it again", exc)
+
+
 SECRET_BYTES = 32
 _SECRET: list[bytes] = []
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import logging
+import os
 import shutil
 import threading
 from collections.abc import Callable
@@ -446,22 +447,37 @@ def _with_costs(ordinary: OrdinaryRuns, planned: list[PlannedCase], measured: li
     runs_start = sandbox.warm.measured_as()
     stamp = (*_stamp(checks_tree), runs_start)
     kept = model_costs.kept_for(checks_tree, unsandboxed, stamp, runs_start)
+    # a cost case this very code passed before (this bundle, measured alike, on this machine: a resubmission that
+    # changed only its notebook, a batch graded again) stands without its runs (`model_costs.Kept.passed_before`)
+    code, reused = _code_digest(submission), 0
+    if os.environ.get("LRKIT_KEEP_PASSES", "1") == "0":  # every cost case measured, whatever was measured before
+        code = b""
     for p in [measured[i] for i in draws.shuffled(len(measured))]:  # (outcomes are kept by id, in plan order)
         stopped = ordinary.import_failed() or next(iter(stops), "")
         if stopped:
             by_id[p.id] = CaseOutcome(p.spec.name, p.case.label, False,
                                       f"{p.spec.title} [{p.case.label}]: not checked, because {stopped}.")
             continue
+        case = costs.drawn(p.case, draws.measured())
+        if kept is not None and code and kept.passed_before(p.spec.name, case, code):  # this code, bundle, machine
+            by_id[p.id] = CaseOutcome(p.spec.name, case.label, True)
+            reused += 1
+            continue
         compared = [q for q in planned if isinstance(q.case, Case) and q.spec.name == p.case.compared_by]
         before = _companions(p, compared)  # the model's and the student's alike
         runner = _alone_runner(p, checks_tree, submission, config, unsandboxed, cancel, notes, spent, before,
                                before_student_run, stops)
-        by_id[p.id] = costs.judge_cost(p.spec, costs.drawn(p.case, draws.measured()), runner, stamp, kept)
+        by_id[p.id] = costs.judge_cost(p.spec, case, runner, stamp, kept)
+        if kept is not None and code and by_id[p.id].passed:
+            kept.keep_pass(p.spec.name, case, code)
     while ordinary.pending():
         ordinary.run_next()
     run = ordinary.judged()
     by_id.update(zip((p.id for p in planned if isinstance(p.case, Case)), run.outcomes))
     by_id = excuses_checked(planned, by_id)
+    if reused:
+        notes.append(f"{reused} of the {len(measured)} cost cases were passed by this very code before (the same "
+                     "Python files, bundle and machine): their verdicts stand without being measured again")
     return CheckRun(tuple(by_id[p.id] for p in planned), tuple(dict.fromkeys((*run.notes, *notes))), run.isolation,
                     round(run.seconds + spent[0], 3), run.import_hung, max(spent[2], run.peak_memory_mb),
                     round(run.cpu_s + spent[1], 3), cost_cpu_s=round(spent[1], 3))

@@ -55,8 +55,13 @@ _BLOCKED = {
         "set_mempolicy_home_node": 450,
     },
 }
-_FILTERED = {"x86_64": {"clone": 56, "clone3": 435, "personality": 135, "socket": 41, "socketpair": 53},
-             "aarch64": {"clone": 220, "clone3": 435, "personality": 92, "socket": 198, "socketpair": 199}}
+_FILTERED = {"x86_64": {"clone": 56, "clone3": 435, "personality": 135, "socket": 41, "socketpair": 53,
+                        "shmget": 29, "semget": 64, "msgget": 68, "mq_open": 240},
+             "aarch64": {"clone": 220, "clone3": 435, "personality": 92, "socket": 198, "socketpair": 199,
+                         "mq_open": 180, "msgget": 186, "semget": 190, "shmget": 194}}
+# what a run without sockets (a check run) may not make either: kernel objects that hold data outside the run's
+# address space (blind attacks26 kept a step's history in System V message queues), whoever the kernel charges them to
+NO_KERNEL_BUFFERS = ("socket", "socketpair", "msgget", "shmget", "semget", "mq_open")
 _AUDIT_ARCH = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7}
 _X32_BIT = 0x40000000
 
@@ -87,7 +92,8 @@ NEST_FLAGS = (0x10000000 | 0x20000000 | 0x00020000 | 0x08000000  # CLONE_NEWUSER
 
 
 def program(arch: str | None = None, sockets: bool = True, nest: bool = False) -> list[tuple[int, int, int, int]]:
-    """The filter as (code, jt, jf, k) instructions; ``sockets=False``: no socket or socketpair at all.
+    """The filter as (code, jt, jf, k) instructions; ``sockets=False``: no socket, socketpair, System V message
+    queue, shared memory segment or semaphore set, or POSIX message queue at all (`NO_KERNEL_BUFFERS`).
     ``nest`` (a check run's outer filter): ``unshare`` of exactly `NEST_FLAGS`, ``mount``, ``pivot_root`` and
     ``umount2`` are allowed, so that the driver can give each student process namespaces and a root of its own
     (`inside/apart.py`); that process installs this module's filter without ``nest`` before any student code
@@ -118,9 +124,9 @@ def program(arch: str | None = None, sockets: bool = True, nest: bool = False) -
     for n, value in enumerate(PERSONALITIES):
         out.append(_insn(_JEQ_K, value, allowed - n, 0))
     out += [_insn(_RET_K, eperm), _insn(_LD_W_ABS, _NR)]
-    if not sockets:  # a cost run: kernel socket buffers are memory a cgroup v1 host does not charge to it
-        out += [_insn(_JEQ_K, nr["socket"], 0, 1), _insn(_RET_K, eperm),
-                _insn(_JEQ_K, nr["socketpair"], 0, 1), _insn(_RET_K, eperm)]
+    if not sockets:  # a check run: kernel socket buffers are memory a cgroup v1 host does not charge to it, and
+        for name in NO_KERNEL_BUFFERS:  # message queues, SysV shared memory and semaphores hold data outside it
+            out += [_insn(_JEQ_K, nr[name], 0, 1), _insn(_RET_K, eperm)]
     # socket: no AF_ALG, no AF_VSOCK
     families = len(BLOCKED_FAMILIES)
     out += [_insn(_JEQ_K, nr["socket"], 0, families + 3), _insn(_LD_W_ABS, _ARG0)]

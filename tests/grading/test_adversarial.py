@@ -242,7 +242,15 @@ def graded(tmp_path_factory) -> Graded:
     rss = PeakRss()
     rss.start()
     started = time.perf_counter()
-    code = grade_batch(subs, bundle, out, jobs=2)
+    keep = os.environ.get("LRKIT_KEEP_PASSES")
+    os.environ["LRKIT_KEEP_PASSES"] = "0"  # every case measured as it is, none read from a pass kept for its code
+    try:
+        code = grade_batch(subs, bundle, out, jobs=2)
+    finally:
+        if keep is None:
+            os.environ.pop("LRKIT_KEEP_PASSES", None)
+        else:
+            os.environ["LRKIT_KEEP_PASSES"] = keep
     seconds = time.perf_counter() - started
     rss.stop.set()
     rss.join()

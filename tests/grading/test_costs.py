@@ -373,3 +373,28 @@ def test_a_step_probe_hands_back_outputs_in_the_steps_own_dtype(monkeypatch, inp
     assert [b.dtype for b in made] == [getattr(torch, inputs)]  # the one buffer, typed as the inputs
     assert y.dtype == getattr(torch, outputs) and y.shape == (2, 5, 3)
     assert torch.allclose(y.double(), V.double(), rtol=1e-6)
+
+
+def test_a_retention_form_that_reshapes_its_gamma_in_place_raises_where_it_is_compared(monkeypatch):
+    """Blind round 14: a per-head γ made (H, 1, 1) with `unsqueeze_` (no copy) breaks every later call with the same
+    tensor, which no probe made (each call gets a fresh γ). The equivalence probe now says so, as the form's error;
+    a γ left as it came (NaN included: the validation cases hand those over) passes."""
+    import importlib.util
+    import sys
+    import types
+
+    import torch
+
+    monkeypatch.setitem(sys.modules, "lrkit_harness", types.SimpleNamespace(call=None, steps=None))
+    path = Path(__file__).resolve().parents[2] / "solutions" / "linear-attention-basics" / "hidden" / "probes.py"
+    spec = importlib.util.spec_from_file_location("probes_gamma_in_place", path)
+    probes = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(probes)
+    gamma = torch.tensor([0.5, 0.9, float("nan")], dtype=torch.float64)
+    assert probes._untouched_gamma("parallel", lambda g: g.sum(), gamma).isnan()
+    assert probes._untouched_gamma("parallel", lambda g: 1.0, 0.9) == 1.0
+    with pytest.raises(ValueError, match=r"retention_recurrent changed the γ it was given in place \(shape \(3,\) -> "
+                                         r"\(3, 1, 1\)\)"):
+        probes._untouched_gamma("recurrent", lambda g: g.unsqueeze_(-1).unsqueeze_(-1), gamma.clone())
+    with pytest.raises(ValueError, match="retention_chunkwise changed the γ"):
+        probes._untouched_gamma("chunkwise", lambda g: g.clamp_(0, 0.6), torch.tensor([0.5, 0.9]))

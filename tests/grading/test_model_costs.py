@@ -7,13 +7,17 @@ from __future__ import annotations
 import json
 import os
 import time
+from pathlib import Path
 
 import numpy as np
+import pytest
 
-from grader.grading import model_costs
+from grader import sandbox
+from grader.grading import model_costs, probing
 from grader.grading.costs import CostCase, Measurement, judge_cost
 from tests.grading.test_costs import SPEC, _case, _honest, _right, _Runs
 
+ROOT = Path(__file__).resolve().parents[2]
 STUDENT = {("student", 1024): [(_right(1024), 0.13, 28)], ("student", 8192): [(_right(8192), 0.5, 83)]}
 
 
@@ -141,3 +145,51 @@ def test_a_second_grader_reads_the_cost_references_and_a_damaged_file_is_made_ag
     kept.keep_reference(SPEC.name, reseeded, 1024, {"y": np.arange(3)})  # integers: not a float64 reference
     assert kept.reference(SPEC.name, reseeded, 1024) is None
     assert not [p for p in os.listdir(kept.folder) if p.startswith(".tmp-")]
+
+
+def test_a_pass_is_kept_for_its_code_and_nothing_else(tmp_path):
+    """A cost case this very code passed (this bundle, measured alike, on this machine) stands at the next grading
+    without its runs: a resubmission that changed only its notebook, a batch graded again. Other code, another
+    bundle or way of measuring, an old or damaged record: measured again. Only passes are kept."""
+    kept, case = _kept(tmp_path), _case()
+    assert not kept.passed_before(SPEC.name, case, b"code-1")
+    kept.keep_pass(SPEC.name, case, b"code-1")
+    assert kept.passed_before(SPEC.name, case, b"code-1")
+    assert not kept.passed_before(SPEC.name, case, b"code-2")
+    assert not _kept(tmp_path, bundle="b2").passed_before(SPEC.name, case, b"code-1")
+    assert not _kept(tmp_path, runs_start='["cold"]').passed_before(SPEC.name, case, b"code-1")
+    assert not kept.passed_before("other_check", case, b"code-1")
+    path = next(kept.folder.glob("pass-*"))
+    for bad in ({"saved": time.time() - model_costs.KEPT_S - 5, "passed": True}, {"saved": time.time(), "passed": 1},
+                {"saved": "now", "passed": True}, [], "x"):
+        path.write_text(json.dumps(bad))
+        assert not kept.passed_before(SPEC.name, case, b"code-1"), bad
+    path.write_text("{not json")
+    assert not kept.passed_before(SPEC.name, case, b"code-1")
+
+
+@pytest.mark.skipif(not sandbox.sandbox_available(), reason="needs Linux, root and bubblewrap")
+def test_a_cost_case_passed_by_this_very_code_stands_at_its_next_grading(tmp_path, monkeypatch):
+    """Graded again (the same Python files: a resubmission that changed only its notebook, a batch graded again),
+    the step's cost case passed before stands without its runs, and says so; one byte more in the module, and it
+    is measured again."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("LRKIT_KEEP_PASSES", raising=False)
+    tree = ROOT / "solutions" / "linear-attention-basics"
+    full = probing.plan
+    monkeypatch.setattr(probing, "plan", lambda t: [p for p in full(t) if p.spec.name in ("cost_step", "state_step")])
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    module = (tree / "linear_attention.py").read_text()
+    (sub / "linear_attention.py").write_text(module)
+    runs = [probing.run_checks(tree, sub), probing.run_checks(tree, sub)]
+    (sub / "linear_attention.py").write_text(module + "\n# one more line\n")
+    runs.append(probing.run_checks(tree, sub))
+    said = "passed by this very code before"
+    for n, run in enumerate(runs):
+        costs_ = [o for o in run.outcomes if o.check == "cost_step"]
+        assert costs_ and all(o.passed for o in costs_), [o.message for o in costs_]
+        assert all(o.passed for o in run.outcomes if o.check == "state_step")
+        assert (run.cost_cpu_s == 0) == (n == 1) and any(said in note for note in run.notes) == (n == 1), (n, run)
+    monkeypatch.setenv("LRKIT_KEEP_PASSES", "0")  # every cost case measured, whatever was kept
+    assert probing.run_checks(tree, sub).cost_cpu_s > 0

@@ -411,13 +411,25 @@ def test_no_pseudo_terminal_can_be_opened(tmp_path, monkeypatch, warm):
 @needs_sandbox
 @pytest.mark.parametrize("sockets", [True, False])
 def test_a_run_without_sockets_cannot_open_one_and_still_forks_and_pipes(tmp_path, sockets):
-    """A cost run (`sockets=False`): socket and socketpair fail with EPERM, so no socket buffer can hold memory
-    that a cgroup v1 host would not charge to the run; pipes, threads and fork still work."""
+    """A check run (`sockets=False`): socket and socketpair fail with EPERM, so no socket buffer can hold memory
+    that a cgroup v1 host would not charge to the run, and so do System V message queues, shared memory and
+    semaphores and POSIX message queues (blind attacks26 kept a history in message queues); pipes, threads and fork
+    still work."""
     result = run_py(tmp_path, """
-        import os, socket, threading
+        import ctypes, os, socket, threading
+        libc = ctypes.CDLL(None, use_errno=True)
+        def ipc(call, *args):
+            made = call(*args)
+            if made < 0 and ctypes.get_errno() == 1:
+                raise PermissionError
+            return made
         for name, make in (('socket', lambda: socket.socket(socket.AF_INET, socket.SOCK_STREAM)),
                            ('unix', lambda: socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)),
-                           ('socketpair', socket.socketpair)):
+                           ('socketpair', socket.socketpair),
+                           ('msgget', lambda: ipc(libc.msgget, 0, 0o1600)),
+                           ('shmget', lambda: ipc(libc.shmget, 0, 4096, 0o1600)),
+                           ('semget', lambda: ipc(libc.semget, 0, 1, 0o1600)),
+                           ('mq_open', lambda: ipc(libc.mq_open, b'/lrkit-test', 0o102, 0o600, None))):
             try:
                 made = make()
                 print(name, 'ALLOWED')
@@ -430,7 +442,7 @@ def test_a_run_without_sockets_cannot_open_one_and_still_forks_and_pipes(tmp_pat
             os._exit(3)
         print('fork ok', os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
     """, limits=dataclasses.replace(QUICK, sockets=sockets))
-    assert result.output.count("ALLOWED" if sockets else "EPERM") == 3, result.output
+    assert result.output.count("ALLOWED" if sockets else "EPERM") == 7, result.output
     assert all(s in result.output for s in ("pipe ok", "thread ok", "fork ok 3")), result.output
 
 

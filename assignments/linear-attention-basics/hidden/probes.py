@@ -157,8 +157,25 @@ def step_state(n, **kw):
 def retention_runs(form, n, **kw):
     """One retention form on n input sets; gamma{i} and chunk{i} per run."""
     import linear_attention as la
-    return _sent({f"y{i}": _retention(la, form, *_qkv(kw, i), _gamma(kw[f"gamma{i}"]), kw.get(f"chunk{i}", 0))
+    return _sent({f"y{i}": _untouched_gamma(form, lambda g: _retention(la, form, *_qkv(kw, i), g,
+                                                                       kw.get(f"chunk{i}", 0)), _gamma(kw[f"gamma{i}"]))
                   for i in range(n)})
+
+
+def _untouched_gamma(form, run, gamma):
+    """``run(gamma)``, where a per-head γ must come back as it went in (blind round 14: a γ reshaped in place with
+    `unsqueeze_` gives every later call with the same tensor other decays). Raised as the form's error, on the
+    equivalence cases only (the validation cases judge which γ a form refuses)."""
+    if not isinstance(gamma, torch.Tensor):
+        return run(gamma)
+    kept, shape = gamma.clone(), tuple(gamma.shape)
+    out = run(gamma)
+    if tuple(gamma.shape) != shape or not bool(((gamma == kept) | (gamma.isnan() & kept.isnan())).all()):
+        raise ValueError(f"retention_{form} changed the γ it was given in place (shape {shape} -> "
+                         f"{tuple(gamma.shape)}): a caller that hands the same γ to its next call (every layer of a "
+                         "model does) gets other decays there. Work on a copy (gamma.reshape(...), not "
+                         "gamma.unsqueeze_(...) or gamma.clamp_(...)).")
+    return out
 
 
 def chunk_states(n, **kw):

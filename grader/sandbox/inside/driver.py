@@ -268,8 +268,10 @@ class Guard:
         harness's and the wire's modules and classes. One wrapped probe sees which probe runs (blind attacks9)."""
         tables = [("driver", globals()), ("driver.PROBES", PROBES), ("driver.PROBES.functions", PROBES["functions"]),
                   ("driver.WATCHED", WATCHED), ("lrkit_harness", vars(student_thread)), ("lrkit_wire", vars(wire)),
-                  ("lrkit_apart", vars(apart))]
-        tables += [(f"driver.{c.__name__}", c.__dict__) for c in (Guard, Watch, Child, type(CALLER))]
+                  ("lrkit_apart", vars(apart)), ("lrkit_seeded", vars(seeded))]
+        # (the stream that hands a step its tokens: a `token` replaced at import saw the generator, and every token
+        # handed over could be drawn again from it, a history held in a few hundred bytes: blind attacks26)
+        tables += [(f"driver.{c.__name__}", c.__dict__) for c in (Guard, Watch, Child, type(CALLER), seeded.Stream)]
         return [(name, live, dict(live)) for name, live in tables]
 
     def harness(self):
