@@ -53,8 +53,8 @@ class CaseOutcome:
     excused_by: str = ""  # a failure that fails no gate (`requires`) when this check fails too (see costs.py)
     digest: str = ""  # a wrong result: its rounded fingerprint (grader/grading/fingerprint.py; staff evidence only)
     judged_if: str = ""  # the check's gate: where it fails, this case says nothing (grader/grading/checks.py)
-    twin: bool = False  # a cost case's measured call, compared at a few hundred tokens (`costs.twin`): its failure
-    # is not the form being wrong "where it is compared at short lengths", so it excuses no cost case (score.py)
+    twin: bool = False  # a cost case's measured call, compared at a few hundred (or dozen) tokens (`costs.twin`):
+    # its failure is not the form being wrong "where it is compared at short lengths": it excuses no cost case
 
 
 @dataclass(frozen=True)
