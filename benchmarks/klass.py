@@ -131,6 +131,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no example solution for {', '.join(unknown)} (examples/submissions/<name>/solution)")
         return 1
     jobs = [int(j) for j in args.jobs.split(",") if j.strip()]
+    # a class of students whose code differs: every grading measures its cost cases (the copies of one solution
+    # would otherwise stand on the first copy's kept passes: `model_costs.Kept.passed_before`)
+    os.environ["LRKIT_KEEP_PASSES"] = "0"
     results: dict = {"copies": args.copies, "load_before": [round(x, 1) for x in os.getloadavg()],
                      "assignments": {}}
     with tempfile.TemporaryDirectory(prefix="lrkit-bench-class-") as tmp:
