@@ -693,9 +693,7 @@ def _judge(planned: list[PlannedCase], result: sandbox.RunResult, limits, run_li
             verdict[p.id] = CaseOutcome(p.spec.name, p.case.label, False,
                                         f"{p.spec.title}: not checked, because {reason[:300]}.")
     isolation = result.isolation + (("apart",) if first.get("apart") is True else ())  # `inside/apart.py`
-    # (both twins: the form failing only at the measured call's own settings is no failure "where it is compared",
-    # so it excuses no cost case; a slow form that raised, or was wrong, at 100 sequences and more alone kept the
-    # items that require it to be efficient: blind attacks23)
+    # (both twins excuse nothing: failing at the measured call's own settings only is a switch, blind attacks23)
     outcomes = tuple(dataclasses.replace(verdict[p.id], twin=True) if p.twin_of or p.short_twin_of else verdict[p.id]
                      for p in planned)
     return CheckRun(outcomes, tuple(notes), isolation, result.wall_s,

@@ -33,7 +33,7 @@ def _solution_plus(root: Path, dest: Path, case: str | None) -> None:
 
 
 def test_a_spinning_neighbour_moves_no_verdict(tmp_path, monkeypatch):
-    monkeypatch.setenv("LRKIT_KEEP_PASSES", "0")  # the solution measured beside the spinner, not a pass kept from before
+    monkeypatch.setenv("LRKIT_KEEP_PASSES", "0")  # the solution measured beside the spinner, no pass kept before
     root, subs, out = tmp_path / "root", tmp_path / "subs", tmp_path / "out"
     shutil.copytree(ROOT / "assignments" / NAME, root / "assignments" / NAME,
                     ignore=shutil.ignore_patterns("__pycache__"))
