@@ -327,8 +327,7 @@ def judge_cost(spec: CheckSpec, case: CostCase, run: Runner, stamp: object, kept
         answer = run("student", case.inputs_at(n), caps[i])
         if answer.over_cpu:  # stopped at the cap: decided, whatever the outputs would have been
             why = over_cap(case, n, answer.cpu_s, model[i], stopped=True)
-            return CaseOutcome(spec.name, case.label, False, f"{prefix}: {wrong + '; and ' if wrong else ''}{why}."
-                               f"{_hint(case)}", cause=spec.cause)
+            return CaseOutcome(spec.name, case.label, False, _said(prefix, wrong, why, case), cause=spec.cause)
         problem = _answer_problem(spec, case, n, answer, kept)
         if problem and not _measurable(answer):
             # An error (or no answer): nothing about the cost was seen. The cost item earns nothing; items that
@@ -353,12 +352,16 @@ def judge_cost(spec: CheckSpec, case: CostCase, run: Runner, stamp: object, kept
                 runs.append(Measurement(n, answer.peak_bytes, answer.cpu_s))
         verdict = _verdict(case, student, model)
     if wrong and not verdict:  # an honest bug in an efficient form: its own items' (see the docstring)
-        return CaseOutcome(spec.name, case.label, False, f"{prefix}: {wrong}.{_hint(case)}", cause="",
+        return CaseOutcome(spec.name, case.label, False, _said(prefix, wrong, "", case), cause="",
                            excused_by=case.compared_by)
     if verdict:
-        return CaseOutcome(spec.name, case.label, False, f"{prefix}: {wrong + '; and ' if wrong else ''}{verdict}."
-                           f"{_hint(case)}", cause=spec.cause)
+        return CaseOutcome(spec.name, case.label, False, _said(prefix, wrong, verdict, case), cause=spec.cause)
     return CaseOutcome(spec.name, case.label, True)
+
+
+def _said(prefix: str, wrong: str, why: str, case: CostCase) -> str:
+    """A failed cost case's message: its wrong outputs, what it cost over a bound, or both, then the hint."""
+    return f"{prefix}: {'; and '.join(part for part in (wrong, why) if part)}.{_hint(case)}"
 
 
 def _measurable(answer: RunAnswer) -> bool:

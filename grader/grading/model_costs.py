@@ -159,7 +159,6 @@ class Kept:
         except OSError as exc:
             log.info("the model's cost measurements were not kept (%s): the next grader measures them again", exc)
 
-
     def _pass_path(self, check: str, case: CostCase, code: bytes) -> Path:
         # the model's own key (`_path`: bundle, way of measuring, harness, machine, case, inputs, secret), and the code
         return self.folder / f"pass-{hashlib.sha256((self._path(check, case).name + code.hex()).encode()).hexdigest()}"

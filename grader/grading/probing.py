@@ -491,19 +491,17 @@ def excuses_checked(planned: list[PlannedCase], by_id: dict[str, CaseOutcome]) -
     fails the gate as a slow form does (blind attacks22: a slow form, wrong or raising only past the lengths it is
     compared at, beside a bug elsewhere in its comparing check or wrong at the measured settings, kept the items that
     require it to be efficient)."""
-    out = dict(by_id)
-    for q in planned:
-        cost = out.get(q.short_twin_of) if q.short_twin_of else None
-        short = out[q.id]
-        if cost is None or not cost.excused_by or not short.passed and short.raised == cost.raised:
+    out, specs = dict(by_id), {p.id: p.spec for p in planned}
+    for q in (q for q in planned if q.short_twin_of):
+        cost, short = out[q.short_twin_of], out[q.id]
+        same_way = not short.passed and short.raised == cost.raised
+        if not cost.excused_by or same_way:
             continue
+        there = "its outputs are right" if short.passed else f"it {'raises' if short.raised else 'is wrong'} instead"
         said, hint = (cost.message.split(" Hint: ", 1) + [""])[:2]
-        said = said.rstrip(".") + (". Over a few dozen tokens at the same settings " + (
-            "its outputs are right" if short.passed else "it " + ("raises" if short.raised else "is wrong") +
-            " instead") + ": a form that fails this way only from some length on is judged as one that is not "
-                          "efficient.")
-        spec = next(p.spec for p in planned if p.id == q.short_twin_of)
-        out[q.short_twin_of] = dataclasses.replace(cost, excused_by="", cause=spec.cause,
+        said = (f"{said.rstrip('.')}. Over a few dozen tokens at the same settings {there}: a form that fails this "
+                "way only from some length on is judged as one that is not efficient.")
+        out[q.short_twin_of] = dataclasses.replace(cost, excused_by="", cause=specs[q.short_twin_of].cause,
                                                    message=said + (f" Hint: {hint}" if hint else ""))
     return out
 
