@@ -132,6 +132,12 @@ class CostCase:
     # what the probe's result is judged as (`Case.outputs`): `grader.checks.digested` where the probe returns a
     # comparing check's outputs, long ones digested after the call; None: as it is
     outputs: Callable[[Mapping], Mapping] | None = None
+    # seed -> (inputs, expect[, arrays]) at the settings the items this check gates are judged at (the decay of
+    # chunk_boundaries' cases, where the measured call's is 0.999): a run excused where measured (it raised, or was
+    # wrong within the bounds) is measured again there (`at_gate`, `judge_elsewhere`), and the excuse stands only
+    # where the form is efficient there (blind attacks23: a slow form raising, or cheap and wrong, at decays near 1
+    # only kept the gated items); None: the excuse rests on the short twin alone
+    elsewhere: Callable[[int], tuple] | None = None
 
     def __post_init__(self) -> None:
         short, long = self.lengths
@@ -157,6 +163,39 @@ def drawn(case: CostCase, seed: int) -> CostCase:
     made = case.draw(seed)
     arrays = made[2] if len(made) > 2 else case.arrays
     return dataclasses.replace(case, inputs=made[0], expect=made[1], arrays=arrays, draw=None)
+
+
+def at_gate(case: CostCase, seed: int) -> CostCase | None:
+    """``case`` at the settings of the items its check gates (``elsewhere``, drawn from ``seed``), or None."""
+    if case.elsewhere is None:
+        return None
+    return drawn(dataclasses.replace(case, label=f"{case.label}, at the settings its gated items are judged at",
+                                     draw=case.elsewhere, elsewhere=None), seed)
+
+
+def judge_elsewhere(spec: CheckSpec, excused: CaseOutcome, there: CostCase, run: Runner, stamp: object,
+                    kept=None) -> CaseOutcome:
+    """An excused cost case (``excused``: it raised, or was wrong within the bounds, where it was measured, and
+    failed the same way over a few dozen tokens) after its measured call is measured again at ``there``'s settings
+    (`at_gate`). The excuse says the form is efficient and has an honest bug; it stands where the form is efficient
+    there: right and within the bounds, or wrong within them (the same bug, or another), or not measured because
+    the model solution's own run failed. A form that is over a bound there, or raises or stops there, where the
+    items the check gates are judged, fails the gate as a slow form does: its failure where it was measured says
+    nothing about its cost (blind attacks23: a slow chunkwise raising at decays near 1 only, or taking a decay
+    near 1 as 1 and its cheap path there, kept chunk_boundaries and partial_chunk_state)."""
+    got = judge_cost(spec, there, run, stamp, kept)
+    model_failed = not got.passed and not got.cause and not got.raised and not got.excused_by
+    if got.passed or model_failed or (got.excused_by and not got.raised):
+        return excused
+    said, hint = (excused.message.split(" Hint: ", 1) + [""])[:2]
+    prefix = f"{spec.title} [{there.label}]: "
+    found = got.message.split(" Hint: ", 1)[0]
+    found = found[len(prefix):] if found.startswith(prefix) else found
+    said = (f"{said.rstrip('.')}. Measured again at the settings its gated items are judged at ({there.label}): "
+            f"{found.rstrip('.')}; a form that is not measured as efficient anywhere it is right is judged as one "
+            "that is not efficient.")
+    return dataclasses.replace(excused, excused_by="", raised=False, cause=spec.cause,
+                               message=said + (f" Hint: {hint}" if hint else ""))
 
 
 def twin(case: CostCase, seed: int, at: float, short: bool = False) -> Case:

@@ -475,6 +475,13 @@ def _with_costs(ordinary: OrdinaryRuns, planned: list[PlannedCase], measured: li
     run = ordinary.judged()
     by_id.update(zip((p.id for p in planned if isinstance(p.case, Case)), run.outcomes))
     by_id = excuses_checked(planned, by_id)
+    for p in measured:  # an excuse that stands is measured again where the gated items are judged (`costs.at_gate`)
+        there = costs.at_gate(p.case, draws.measured()) if by_id[p.id].excused_by and not stops else None
+        if there is not None:
+            compared = [q for q in planned if isinstance(q.case, Case) and q.spec.name == p.case.compared_by]
+            runner = _alone_runner(p, checks_tree, submission, config, unsandboxed, cancel, notes, spent,
+                                   _companions(p, compared), before_student_run, stops)
+            by_id[p.id] = costs.judge_elsewhere(p.spec, by_id[p.id], there, runner, stamp, kept)
     if reused:
         notes.append(f"{reused} of the {len(measured)} cost cases were passed by this very code before (the same "
                      "Python files, bundle and machine): their verdicts stand without being measured again")

@@ -398,3 +398,69 @@ def test_a_retention_form_that_reshapes_its_gamma_in_place_raises_where_it_is_co
         probes._untouched_gamma("recurrent", lambda g: g.unsqueeze_(-1).unsqueeze_(-1), gamma.clone())
     with pytest.raises(ValueError, match="retention_chunkwise changed the γ"):
         probes._untouched_gamma("chunkwise", lambda g: g.clamp_(0, 0.6), torch.tensor([0.5, 0.9]))
+
+
+class _Settings:
+    """A fake `costs.Runner` for a case measured at two decays: answers from a table (whose, gamma, n) -> (outputs,
+    cpu, MiB), "raise" where the student's code raises."""
+
+    def __init__(self, table):
+        self.table, self.calls = table, []
+
+    def __call__(self, whose, inputs, cpu_limit_s):
+        key = (whose, inputs["gamma"], inputs["L"])
+        self.calls.append(key)
+        y, cpu, mib = self.table[key]
+        if cpu_limit_s is not None and cpu > cpu_limit_s:
+            return RunAnswer(None, "", int(mib * MiB), cpu_limit_s, over_cpu=True)
+        if isinstance(y, str):
+            return RunAnswer(None, "raised NotImplementedError: near 1", 0, 0.0, raised=True)
+        return RunAnswer({"y": y}, "", int(mib * MiB), cpu)
+
+
+def _gated_case() -> CostCase:
+    """Measured at γ = 0.999; its gated items are judged at 0.9 (``elsewhere``)."""
+    def draw(seed, gamma=0.999):
+        return {"form": "f", "gamma": gamma}, (lambda n: {"y": np.arange(float(n)) * gamma})
+    return CostCase(label="form, 32 sequences", inputs={"form": "f", "gamma": 0.999}, draw=draw,
+                    expect=lambda n: {"y": np.arange(float(n)) * 0.999}, sequences=32,
+                    compared_by="form_equivalence", elsewhere=lambda seed: draw(seed, 0.9))
+
+
+def _measured_at(gamma, student_long):
+    """The model right and efficient at both decays; the student at 0.999 raising (excused), at 0.9 as given."""
+    table = {("model", g, n): (np.arange(float(n)) * g, cpu, mib) for g in (0.999, 0.9)
+             for n, cpu, mib in ((1024, 0.13, 28), (8192, 0.5, 83))}
+    table[("student", 0.999, 1024)] = ("raise", 0.0, 0)
+    table[("student", 0.9, 1024)] = (np.arange(1024.0) * 0.9, 0.13, 28)
+    y = student_long[0]
+    table[("student", 0.9, 8192)] = (np.arange(8192.0) * 0.9 if isinstance(y, str) and y == "right" else y,
+                                     *student_long[1:])
+    return _Settings(table)
+
+
+@pytest.mark.parametrize("student_long, stands", [
+    (("right", 0.5, 83), True),           # efficient where the gated items are judged: an honest bug near 1
+    ((np.zeros(8192), 0.5, 83), True),    # wrong there too, and efficient: an honest bug in an efficient form
+    (("right", 60.0, 83), False),         # slow there: a slow form that raises near 1 only (blind attacks23)
+    (("right", 0.5, 83 + 8 * 8192**2 * 32 / 2**20), False),  # L × L matrices there
+    (("raise", 0.0, 0), False),           # raising past the short length there, where its gated items are right
+])
+def test_an_excused_cost_case_is_measured_again_where_its_gated_items_are_judged(tmp_path, student_long, stands):
+    case, runs = _gated_case(), _measured_at(0.9, student_long)
+    excused = judge_cost(SPEC, costs.drawn(case, 1), runs, stamp=("near one", tmp_path))
+    assert excused.excused_by == "form_equivalence" and excused.raised
+    there = costs.at_gate(case, 1)
+    assert there.inputs["gamma"] == 0.9 and there.label != case.label and there.elsewhere is None
+    outcome = costs.judge_elsewhere(SPEC, excused, there, runs, stamp=("near one", tmp_path))
+    assert ("student", 0.9, 1024) in runs.calls
+    if stands:
+        assert outcome is excused
+    else:
+        assert not outcome.passed and outcome.excused_by == "" and outcome.cause == SPEC.cause
+        assert "Measured again at the settings its gated items are judged at" in outcome.message
+        assert "near 1" in outcome.message  # what it did where it was measured stays in the message
+
+
+def test_a_cost_case_without_gated_settings_is_not_measured_again():
+    assert costs.at_gate(_case(), 1) is None
