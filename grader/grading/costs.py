@@ -191,7 +191,7 @@ def judge_elsewhere(spec: CheckSpec, excused: CaseOutcome, there: CostCase, run:
     prefix = f"{spec.title} [{there.label}]: "
     found = got.message.split(" Hint: ", 1)[0]
     found = found[len(prefix):] if found.startswith(prefix) else found
-    said = (f"{said.rstrip('.')}. Measured again at the settings its gated items are judged at ({there.label}): "
+    said = (f"{said.rstrip('.')}. Measured again at the settings its gated items are judged at: "
             f"{found.rstrip('.')}; a form that is not measured as efficient anywhere it is right is judged as one "
             "that is not efficient.")
     return dataclasses.replace(excused, excused_by="", raised=False, cause=spec.cause,
