@@ -45,8 +45,9 @@ from grader.sandbox.scratch import user_cache
 log = logging.getLogger(__name__)
 
 KEPT_S = 12 * 3600
-VERSION = 7  # of what is kept and how it is measured: bump when a change to the runs changes the figures
-# (7: a short twin among the comparing check's cases, so among a cost run's companions; a step's inputs streamed)
+VERSION = 8  # of what is kept and how it is measured: bump when a change to the runs changes the figures
+# (7: a short twin among the comparing check's cases, so among a cost run's companions; a step's inputs streamed;
+# 8: a gated cost case's gate twin among them too, `costs.at_gate`)
 
 
 @lru_cache(maxsize=1)

@@ -68,6 +68,7 @@ class PlannedCase:
     twin_probe: str = ""  # ... and its probe, which the twin runs (its check, the comparing one, judges it)
     short_twin_of: str = ""  # a cost case's short twin (`costs.twin(short=True)`): that cost case's id (it runs
     # ``twin_probe`` too, and is an ordinary compared case: a failure there is the form failing where compared)
+    gate_twin_of: str = ""  # ... and the short twin of its call at the gated items' settings (`costs.at_gate`)
 
     @property
     def probe(self) -> str:
@@ -129,6 +130,12 @@ def _add_twin(p: PlannedCase, cases: list[PlannedCase], compared: CheckSpec) -> 
                         costs.twin(p.case, draws.measured(), at, short=True), short_twin_of=p.id,
                         twin_probe=p.spec.probe)
     cases.insert(draws.place(short.id, len(cases) + 1), short)
+    there = costs.at_gate(p.case, draws.measured())
+    if there is not None:  # the call measured again where the gated items are judged, over a few dozen tokens
+        gate = PlannedCase(f"{compared.name}-{len(cases):03d}", compared,
+                           costs.twin(there, draws.measured(), at, short=True), gate_twin_of=p.id,
+                           twin_probe=p.spec.probe)
+        cases.insert(draws.place(gate.id, len(cases) + 1), gate)
 
 
 def _job(tree: Path, planned: list[PlannedCase], config: AssignmentConfig, unsandboxed: bool,
@@ -481,7 +488,8 @@ def _with_costs(ordinary: OrdinaryRuns, planned: list[PlannedCase], measured: li
             compared = [q for q in planned if isinstance(q.case, Case) and q.spec.name == p.case.compared_by]
             runner = _alone_runner(p, checks_tree, submission, config, unsandboxed, cancel, notes, spent,
                                    _companions(p, compared), before_student_run, stops)
-            by_id[p.id] = costs.judge_elsewhere(p.spec, by_id[p.id], there, runner, stamp, kept)
+            gate_twin = next((by_id[q.id] for q in compared if q.gate_twin_of == p.id), None)
+            by_id[p.id] = costs.judge_elsewhere(p.spec, by_id[p.id], there, runner, stamp, kept, gate_twin)
     if reused:
         notes.append(f"{reused} of the {len(measured)} cost cases were passed by this very code before (the same "
                      "Python files, bundle and machine): their verdicts stand without being measured again")
@@ -699,7 +707,7 @@ def _judge(planned: list[PlannedCase], result: sandbox.RunResult, limits, run_li
                                         f"{p.spec.title}: not checked, because {reason[:300]}.")
     isolation = result.isolation + (("apart",) if first.get("apart") is True else ())  # `inside/apart.py`
     # (both twins excuse nothing: failing at the measured call's own settings only is a switch, blind attacks23)
-    outcomes = tuple(dataclasses.replace(verdict[p.id], twin=True) if p.twin_of or p.short_twin_of else verdict[p.id]
+    outcomes = tuple(dataclasses.replace(verdict[p.id], twin=True) if p.twin_of or p.short_twin_of or p.gate_twin_of else verdict[p.id]
                      for p in planned)
     return CheckRun(outcomes, tuple(notes), isolation, result.wall_s,
                     import_hung, result.peak_memory_mb, round(result.cpu_s, 3), first.get("apart") is False)

@@ -12,6 +12,7 @@ import pytest
 from grader.grading import costs
 from grader.grading.checks import CheckSpec
 from grader.grading.costs import LINEAR, STEPS, CostCase, Measurement, RunAnswer, judge_cost
+from grader.results import CaseOutcome
 
 MiB = 2**20
 SPEC = CheckSpec("cost_form", "form_cost", "form carries a state", lambda: iter(()), cause="not recurrent")
@@ -439,20 +440,29 @@ def _measured_at(gamma, student_long):
     return _Settings(table)
 
 
-@pytest.mark.parametrize("student_long, stands", [
-    (("right", 0.5, 83), True),           # efficient where the gated items are judged: an honest bug near 1
-    ((np.zeros(8192), 0.5, 83), True),    # wrong there too, and efficient: an honest bug in an efficient form
-    (("right", 60.0, 83), False),         # slow there: a slow form that raises near 1 only (blind attacks23)
-    (("right", 0.5, 83 + 8 * 8192**2 * 32 / 2**20), False),  # L × L matrices there
-    (("raise", 0.0, 0), False),           # raising past the short length there, where its gated items are right
+WRONG_SHORT = CaseOutcome("form_equivalence", "gate twin", False, "wrong")
+RIGHT_SHORT = CaseOutcome("form_equivalence", "gate twin", True)
+RAISED_SHORT = CaseOutcome("form_equivalence", "gate twin", False, "raised", raised=True)
+
+
+@pytest.mark.parametrize("student_long, gate_twin, stands", [
+    (("right", 0.5, 83), RIGHT_SHORT, True),        # efficient where the gated items are judged: an honest bug near 1
+    ((np.zeros(8192), 0.5, 83), WRONG_SHORT, True),  # wrong there at every length, and efficient: an honest bug
+    ((np.zeros(8192), 0.5, 83), RIGHT_SHORT, False),  # wrong and cheap there past a few dozen tokens only (attacks24)
+    ((np.zeros(8192), 0.5, 83), RAISED_SHORT, False),  # ... or raising over a few dozen tokens: not the same bug
+    ((np.zeros(8192), 0.5, 83), None, False),        # no gate twin compared: nothing says the bug is everywhere
+    (("right", 60.0, 83), WRONG_SHORT, False),       # slow there: a slow form that raises near 1 only (attacks23)
+    (("right", 0.5, 83 + 8 * 8192**2 * 32 / 2**20), RIGHT_SHORT, False),  # L × L matrices there
+    (("raise", 0.0, 0), RAISED_SHORT, False),        # raising past the short length there
 ])
-def test_an_excused_cost_case_is_measured_again_where_its_gated_items_are_judged(tmp_path, student_long, stands):
+def test_an_excused_cost_case_is_measured_again_where_its_gated_items_are_judged(tmp_path, student_long, gate_twin,
+                                                                                   stands):
     case, runs = _gated_case(), _measured_at(0.9, student_long)
     excused = judge_cost(SPEC, costs.drawn(case, 1), runs, stamp=("near one", tmp_path))
     assert excused.excused_by == "form_equivalence" and excused.raised
     there = costs.at_gate(case, 1)
     assert there.inputs["gamma"] == 0.9 and there.label != case.label and there.elsewhere is None
-    outcome = costs.judge_elsewhere(SPEC, excused, there, runs, stamp=("near one", tmp_path))
+    outcome = costs.judge_elsewhere(SPEC, excused, there, runs, ("near one", tmp_path), None, gate_twin)
     assert ("student", 0.9, 1024) in runs.calls
     if stands:
         assert outcome is excused
