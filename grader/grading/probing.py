@@ -74,6 +74,11 @@ class PlannedCase:
     def probe(self) -> str:
         return self.twin_probe or self.spec.probe
 
+    @property
+    def is_twin(self) -> bool:
+        """A cost case's twin of any kind: its failure is not the form failing where it is compared."""
+        return bool(self.twin_of or self.short_twin_of or self.gate_twin_of)
+
 
 @dataclass(frozen=True)
 class CheckRun:
@@ -706,9 +711,8 @@ def _judge(planned: list[PlannedCase], result: sandbox.RunResult, limits, run_li
             verdict[p.id] = CaseOutcome(p.spec.name, p.case.label, False,
                                         f"{p.spec.title}: not checked, because {reason[:300]}.")
     isolation = result.isolation + (("apart",) if first.get("apart") is True else ())  # `inside/apart.py`
-    # (both twins excuse nothing: failing at the measured call's own settings only is a switch, blind attacks23)
-    outcomes = tuple(dataclasses.replace(verdict[p.id], twin=True) if p.twin_of or p.short_twin_of or p.gate_twin_of else verdict[p.id]
-                     for p in planned)
+    # (the twins excuse nothing: failing at the measured call's own settings only is a switch, blind attacks23)
+    outcomes = tuple(dataclasses.replace(verdict[p.id], twin=True) if p.is_twin else verdict[p.id] for p in planned)
     return CheckRun(outcomes, tuple(notes), isolation, result.wall_s,
                     import_hung, result.peak_memory_mb, round(result.cpu_s, 3), first.get("apart") is False)
 
