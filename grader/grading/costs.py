@@ -174,29 +174,32 @@ def at_gate(case: CostCase, seed: int) -> CostCase | None:
 
 
 def judge_elsewhere(spec: CheckSpec, excused: CaseOutcome, there: CostCase, run: Runner, stamp: object,
-                    kept=None, gate_twin: CaseOutcome | None = None) -> CaseOutcome:
+                    kept=None, gate_twins: tuple[CaseOutcome, ...] = ()) -> CaseOutcome:
     """An excused cost case (``excused``: it raised, or was wrong within the bounds, where it was measured, and
     failed the same way over a few dozen tokens) after its measured call is measured again at ``there``'s settings
-    (`at_gate`; ``gate_twin``: that call over a few dozen tokens, compared among the comparing check's cases). The
-    excuse says the form is efficient and has an honest bug; it stands where the form is efficient there: right and
-    within the bounds, or wrong within them where it is wrong over a few dozen tokens at those settings too (the
-    same bug everywhere: an efficient form with a mistake inside its chunks), or not measured because the model
+    (`at_gate`; ``gate_twins``: that call, and the check's other cost cases' (one sequence where this one has 128),
+    over a few dozen tokens, compared among the comparing check's cases). The excuse says the form is efficient and
+    has an honest bug; it stands where the form is efficient there: right and within the bounds, or wrong within
+    them where it is wrong over a few dozen tokens at those settings too, narrow and wide (the same bug everywhere:
+    an efficient form with a mistake inside its chunks), or not measured because the model
     solution's own run failed. A form that is over a bound there, raises or stops there, or is wrong and cheap there
     only from some length on, fails the gate as a slow form does: its failure where it was measured says nothing
     about its cost (blind attacks23: a slow chunkwise raising at decays near 1 only, or taking a decay near 1 as 1
     and its cheap path there, kept chunk_boundaries and partial_chunk_state; blind attacks24: a slow form that also
-    took a cheap, wrong path for long or wide calls only)."""
+    took a cheap, wrong path for long or wide calls only: wrong over a few dozen tokens at 128 sequences too, right
+    on one)."""
     got = judge_cost(spec, there, run, stamp, kept)
     model_failed = not got.passed and not got.cause and not got.raised and not got.excused_by
-    wrong_everywhere = gate_twin is not None and not gate_twin.passed and not gate_twin.raised
+    wrong_everywhere = bool(gate_twins) and all(not t.passed and not t.raised for t in gate_twins)
     if got.passed or model_failed or (got.excused_by and not got.raised and wrong_everywhere):
         return excused
     prefix = f"{spec.title} [{there.label}]: "
     found = got.message.split(" Hint: ", 1)[0]
     found = found[len(prefix):] if found.startswith(prefix) else found
     if got.excused_by and not got.raised:  # wrong and cheap there, right (or raising) over a few dozen tokens
-        found = (f"{found.rstrip('.')}, where over a few dozen tokens at the same settings "
-                 f"{'it raises' if gate_twin is not None and gate_twin.raised else 'its outputs are right'}")
+        raised = any(t.raised for t in gate_twins)
+        found = (f"{found.rstrip('.')}, where over a few dozen tokens at the same settings (or on fewer sequences) "
+                 f"{'it raises' if raised else 'its outputs are right'}")
     said, hint = (excused.message.split(" Hint: ", 1) + [""])[:2]
     said = (f"{said.rstrip('.')}. Measured again at the settings its gated items are judged at: "
             f"{found.rstrip('.')}; a form that is not measured as efficient anywhere it is right is judged as one "

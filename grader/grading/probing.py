@@ -493,8 +493,10 @@ def _with_costs(ordinary: OrdinaryRuns, planned: list[PlannedCase], measured: li
             compared = [q for q in planned if isinstance(q.case, Case) and q.spec.name == p.case.compared_by]
             runner = _alone_runner(p, checks_tree, submission, config, unsandboxed, cancel, notes, spent,
                                    _companions(p, compared), before_student_run, stops)
-            gate_twin = next((by_id[q.id] for q in compared if q.gate_twin_of == p.id), None)
-            by_id[p.id] = costs.judge_elsewhere(p.spec, by_id[p.id], there, runner, stamp, kept, gate_twin)
+            # its check's gate twins, each cost case's (one sequence and 128): wrong on one only is a width switch
+            mine = {q.id for q in measured if q.spec.name == p.spec.name}
+            gate_twins = tuple(by_id[q.id] for q in compared if q.gate_twin_of in mine)
+            by_id[p.id] = costs.judge_elsewhere(p.spec, by_id[p.id], there, runner, stamp, kept, gate_twins)
     if reused:
         notes.append(f"{reused} of the {len(measured)} cost cases were passed by this very code before (the same "
                      "Python files, bundle and machine): their verdicts stand without being measured again")

@@ -445,24 +445,25 @@ RIGHT_SHORT = CaseOutcome("form_equivalence", "gate twin", True)
 RAISED_SHORT = CaseOutcome("form_equivalence", "gate twin", False, "raised", raised=True)
 
 
-@pytest.mark.parametrize("student_long, gate_twin, stands", [
-    (("right", 0.5, 83), RIGHT_SHORT, True),        # efficient where the gated items are judged: an honest bug near 1
-    ((np.zeros(8192), 0.5, 83), WRONG_SHORT, True),  # wrong there at every length, and efficient: an honest bug
-    ((np.zeros(8192), 0.5, 83), RIGHT_SHORT, False),  # wrong and cheap there past a few dozen tokens only (attacks24)
-    ((np.zeros(8192), 0.5, 83), RAISED_SHORT, False),  # ... or raising over a few dozen tokens: not the same bug
-    ((np.zeros(8192), 0.5, 83), None, False),        # no gate twin compared: nothing says the bug is everywhere
-    (("right", 60.0, 83), WRONG_SHORT, False),       # slow there: a slow form that raises near 1 only (attacks23)
-    (("right", 0.5, 83 + 8 * 8192**2 * 32 / 2**20), RIGHT_SHORT, False),  # L × L matrices there
-    (("raise", 0.0, 0), RAISED_SHORT, False),        # raising past the short length there
+@pytest.mark.parametrize("student_long, gate_twins, stands", [
+    (("right", 0.5, 83), [RIGHT_SHORT], True),      # efficient where the gated items are judged: an honest bug near 1
+    ((np.zeros(8192), 0.5, 83), [WRONG_SHORT, WRONG_SHORT], True),  # wrong there at every length and width: a bug
+    ((np.zeros(8192), 0.5, 83), [RIGHT_SHORT], False),  # wrong and cheap there past a few dozen tokens only
+    ((np.zeros(8192), 0.5, 83), [WRONG_SHORT, RIGHT_SHORT], False),  # ... or at 128 sequences only (attacks24)
+    ((np.zeros(8192), 0.5, 83), [RAISED_SHORT], False),  # ... or raising over a few dozen tokens: not the same bug
+    ((np.zeros(8192), 0.5, 83), [], False),          # no gate twin compared: nothing says the bug is everywhere
+    (("right", 60.0, 83), [WRONG_SHORT], False),     # slow there: a slow form that raises near 1 only (attacks23)
+    (("right", 0.5, 83 + 8 * 8192**2 * 32 / 2**20), [RIGHT_SHORT], False),  # L × L matrices there
+    (("raise", 0.0, 0), [RAISED_SHORT], False),      # raising past the short length there
 ])
-def test_an_excused_cost_case_is_measured_again_where_its_gated_items_are_judged(tmp_path, student_long, gate_twin,
+def test_an_excused_cost_case_is_measured_again_where_its_gated_items_are_judged(tmp_path, student_long, gate_twins,
                                                                                    stands):
     case, runs = _gated_case(), _measured_at(0.9, student_long)
     excused = judge_cost(SPEC, costs.drawn(case, 1), runs, stamp=("near one", tmp_path))
     assert excused.excused_by == "form_equivalence" and excused.raised
     there = costs.at_gate(case, 1)
     assert there.inputs["gamma"] == 0.9 and there.label != case.label and there.elsewhere is None
-    outcome = costs.judge_elsewhere(SPEC, excused, there, runs, ("near one", tmp_path), None, gate_twin)
+    outcome = costs.judge_elsewhere(SPEC, excused, there, runs, ("near one", tmp_path), None, tuple(gate_twins))
     assert ("student", 0.9, 1024) in runs.calls
     if stands:
         assert outcome is excused
