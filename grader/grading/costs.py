@@ -87,8 +87,13 @@ def charged_by_rule(messages: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
     """Of the items a submission lost (item id -> its messages), the one cost item lost by the rule that a cost
     counts only for correct work: a bug that makes a form wrong costs that form's cost item by the rule, not by
     a cascade, and the fairness promise does not hold it against the bug (the mutant budget, the corpus
-    tables). At most one: a bug that sinks several cost items is a cascade after all."""
-    return tuple(sorted(i for i, texts in messages.items() if any(ONLY_CORRECT in t for t in texts)))[:1]
+    tables). At most one: a bug that sinks several cost items is a cascade after all. An item that says the rule
+    in its own words (a cost check of its own) comes before one that only quotes it as its gate's ("no credit: ...":
+    the form's equivalence item, which the bug costs anyway; blind round 15 charged that one and counted the cost item
+    beyond)."""
+    said = sorted(i for i, texts in messages.items() if any(ONLY_CORRECT in t for t in texts))
+    own = [i for i in said if any(ONLY_CORRECT in t and not t.startswith("no credit: ") for t in messages[i])]
+    return tuple(own or said)[:1]
 
 Scalar = bool | int | float | str
 

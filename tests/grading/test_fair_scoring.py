@@ -243,6 +243,18 @@ def test_a_cost_item_gated_by_a_form_that_does_not_work_names_the_rule_too():
     assert charged_by_rule({i.id: i.messages for i in items}) == ()
 
 
+def test_the_rule_charges_the_cost_item_that_says_it_not_an_item_that_quotes_it_as_its_gate():
+    """Blind round 15: a recurrent form wrong for batched input lost its equivalence item through the cost gate ("no
+    credit: <the cost case> ... (a cost counts only for correct outputs)") and the cost item by its own cost case. The
+    rule's one item is the cost item: the equivalence item is the bug's own anyway."""
+    from grader.grading.costs import ONLY_CORRECT, charged_by_rule
+
+    gated = (f"no credit: form carries a state [128 sequences]: at L=16384: raised ValueError {ONLY_CORRECT}",)
+    own = ("no credit: works_form [1]: wrong", f"form carries a state [1 sequence]: at L=1024: wrong {ONLY_CORRECT}")
+    assert charged_by_rule({"a_form": gated, "cost_item": own}) == ("cost_item",)
+    assert charged_by_rule({"a_form": gated}) == ("a_form",)  # only quoted: as before
+
+
 def test_a_form_right_where_compared_and_wrong_where_measured_fails_the_gate():
     """A length switch (honest below the cost lengths, wrong or raising at them) costs what a parallel form does."""
     r = rubric(RubricItem("boundaries", "Boundaries", 3, checks=("boundaries",), requires=("cost_form",)),
