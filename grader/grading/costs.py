@@ -143,6 +143,10 @@ class CostCase:
     # where the form is efficient there (blind attacks23: a slow form raising, or cheap and wrong, at decays near 1
     # only kept the gated items); None: the excuse rests on the short twin alone
     elsewhere: Callable[[int], tuple] | None = None
+    # seed -> settings of its gate twins (`gate_twin`) that differ from the call measured again there and do not change
+    # the reference: the gated items' own chunk sizes, where the measured call's are drawn larger (a cheap, wrong path
+    # keyed on the measured chunk sizes was wrong at every gate twin: blind attacks25); None: the call's own
+    gate_twin_settings: Callable[[int], Mapping] | None = None
 
     def __post_init__(self) -> None:
         short, long = self.lengths
@@ -178,6 +182,23 @@ def at_gate(case: CostCase, seed: int) -> CostCase | None:
                                      draw=case.elsewhere, elsewhere=None), seed)
 
 
+def gate_twin(case: CostCase, seed: int, at: float) -> Case | None:
+    """The compared case that stands for ``case``'s call at the gated items' settings (`at_gate`) over a few dozen
+    tokens, at the gated items' own values of the settings ``gate_twin_settings`` names; None without ``elsewhere``."""
+    there = at_gate(case, seed)
+    if there is None:
+        return None
+    short = twin(there, seed, at, short=True)
+    settings = case.gate_twin_settings(seed) if case.gate_twin_settings is not None else {}
+    return dataclasses.replace(short, inputs={**short.inputs, **settings})
+
+
+def wrong_result(outcome: CaseOutcome) -> bool:
+    """The case gave a result, judged wrong: not raised, not stopped (a timeout, a crash, a result that could not be
+    read have no result to be wrong: they fail, but not "the same way" as wrong outputs)."""
+    return not outcome.passed and not outcome.raised and bool(outcome.digest)
+
+
 def judge_elsewhere(spec: CheckSpec, excused: CaseOutcome, there: CostCase, run: Runner, stamp: object,
                     kept=None, gate_twins: tuple[CaseOutcome, ...] = ()) -> CaseOutcome:
     """An excused cost case (``excused``: it raised, or was wrong within the bounds, where it was measured, and
@@ -195,7 +216,7 @@ def judge_elsewhere(spec: CheckSpec, excused: CaseOutcome, there: CostCase, run:
     on one)."""
     got = judge_cost(spec, there, run, stamp, kept)
     model_failed = not got.passed and not got.cause and not got.raised and not got.excused_by
-    wrong_everywhere = bool(gate_twins) and all(not t.passed and not t.raised for t in gate_twins)
+    wrong_everywhere = bool(gate_twins) and all(wrong_result(t) for t in gate_twins)
     if got.passed or model_failed or (got.excused_by and not got.raised and wrong_everywhere):
         return excused
     prefix = f"{spec.title} [{there.label}]: "

@@ -135,10 +135,9 @@ def _add_twin(p: PlannedCase, cases: list[PlannedCase], compared: CheckSpec) -> 
                         costs.twin(p.case, draws.measured(), at, short=True), short_twin_of=p.id,
                         twin_probe=p.spec.probe)
     cases.insert(draws.place(short.id, len(cases) + 1), short)
-    there = costs.at_gate(p.case, draws.measured())
+    there = costs.gate_twin(p.case, draws.measured(), at)
     if there is not None:  # the call measured again where the gated items are judged, over a few dozen tokens
-        gate = PlannedCase(f"{compared.name}-{len(cases):03d}", compared,
-                           costs.twin(there, draws.measured(), at, short=True), gate_twin_of=p.id,
+        gate = PlannedCase(f"{compared.name}-{len(cases):03d}", compared, there, gate_twin_of=p.id,
                            twin_probe=p.spec.probe)
         cases.insert(draws.place(gate.id, len(cases) + 1), gate)
 
@@ -516,10 +515,11 @@ def excuses_checked(planned: list[PlannedCase], by_id: dict[str, CaseOutcome]) -
     out, specs = dict(by_id), {p.id: p.spec for p in planned}
     for q in (q for q in planned if q.short_twin_of):
         cost, short = out[q.short_twin_of], out[q.id]
-        same_way = not short.passed and short.raised == cost.raised
+        same_way = short.raised if cost.raised else costs.wrong_result(short)  # (a stopped twin is neither)
         if not cost.excused_by or same_way:
             continue
-        there = "its outputs are right" if short.passed else f"it {'raises' if short.raised else 'is wrong'} instead"
+        there = ("its outputs are right" if short.passed else "it raises instead" if short.raised else
+                 "it is wrong instead" if costs.wrong_result(short) else "it gives no result instead")
         said, hint = (cost.message.split(" Hint: ", 1) + [""])[:2]
         said = (f"{said.rstrip('.')}. Over a few dozen tokens at the same settings {there}: a form that fails this "
                 "way only from some length on is judged as one that is not efficient.")

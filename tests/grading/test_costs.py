@@ -440,9 +440,10 @@ def _measured_at(gamma, student_long):
     return _Settings(table)
 
 
-WRONG_SHORT = CaseOutcome("form_equivalence", "gate twin", False, "wrong")
+WRONG_SHORT = CaseOutcome("form_equivalence", "gate twin", False, "wrong", digest="5e0c1a2b")
 RIGHT_SHORT = CaseOutcome("form_equivalence", "gate twin", True)
 RAISED_SHORT = CaseOutcome("form_equivalence", "gate twin", False, "raised", raised=True)
+STOPPED_SHORT = CaseOutcome("form_equivalence", "gate twin", False, "stopped after 60 s")  # no result to be wrong
 
 
 @pytest.mark.parametrize("student_long, gate_twins, stands", [
@@ -452,6 +453,7 @@ RAISED_SHORT = CaseOutcome("form_equivalence", "gate twin", False, "raised", rai
     ((np.zeros(8192), 0.5, 83), [WRONG_SHORT, RIGHT_SHORT], False),  # ... or at 128 sequences only (attacks24)
     ((np.zeros(8192), 0.5, 83), [RAISED_SHORT], False),  # ... or raising over a few dozen tokens: not the same bug
     ((np.zeros(8192), 0.5, 83), [], False),          # no gate twin compared: nothing says the bug is everywhere
+    ((np.zeros(8192), 0.5, 83), [WRONG_SHORT, STOPPED_SHORT], False),  # a twin that hung or crashed: not wrong
     (("right", 60.0, 83), [WRONG_SHORT], False),     # slow there: a slow form that raises near 1 only (attacks23)
     (("right", 0.5, 83 + 8 * 8192**2 * 32 / 2**20), [RIGHT_SHORT], False),  # L × L matrices there
     (("raise", 0.0, 0), [RAISED_SHORT], False),      # raising past the short length there

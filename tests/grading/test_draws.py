@@ -373,10 +373,11 @@ def test_the_basics_chunkwise_cost_cases_are_measured_again_at_a_drawn_decay_the
     """`costs.at_gate`: an excused chunkwise cost run is measured again at a decay of chunk_boundaries' and
     partial_chunk_state's grids, drawn from the grader's secret (not only 0.9: blind attacks24's decay band), and the
     same call over a few dozen tokens stands among the comparing check's cases (its gate twin: a form wrong and cheap
-    there only from some length on is not excused)."""
+    there only from some length on is not excused), at a chunk size of the gated grids (blind attacks25: a cheap
+    wrong path keyed on the measured chunk sizes, 8-15, was wrong at every gate twin)."""
     from grader.grading import costs, probing
     tree = ROOT / "solutions" / "linear-attention-basics"
-    seen = set()
+    seen, chunks = set(), set()
     for secret in range(12):
         with draws.under(bytes([secret]) * 32), draws.for_submission(b"one"):
             planned, seed = probing.plan(tree), draws.measured()
@@ -392,8 +393,12 @@ def test_the_basics_chunkwise_cost_cases_are_measured_again_at_a_drawn_decay_the
             gate = [q for q in planned if q.gate_twin_of == p.id]
             assert len(gate) == 1 and gate[0].spec.name == "retention_chunkwise" and gate[0].probe == p.spec.probe
             low, high = p.case.short_twin_lengths
-            assert any(_same(gate[0].case.inputs, there.inputs_at(n)) for n in range(low, high + 1))
+            got = dict(gate[0].case.inputs)
+            assert got.pop("chunk0") in (3, 4, 5) and there.inputs["chunk0"] in range(8, 16)  # the gated grids' size
+            assert any(_same(got, {k: v for k, v in there.inputs_at(n).items() if k != "chunk0"})
+                       for n in range(low, high + 1))
+            chunks.add(gate[0].case.inputs["chunk0"])
             reference = there.expect(low)
             assert not np.allclose(reference["y0"] if "y0" in reference else next(iter(reference.values())),
                                    next(iter(measured.expect(low).values())))  # made at the drawn decay
-    assert seen == {0.3, 0.5, 0.9}
+    assert seen == {0.3, 0.5, 0.9} and chunks == {3, 4, 5}

@@ -300,7 +300,7 @@ def test_a_cost_case_failed_where_measured_is_excused_only_where_its_short_twin_
     raised = CaseOutcome("cost_form", "long", False, "cost_form [long]: at L=2048: raised ValueError. Hint: carry R.",
                          raised=True, excused_by="form")
     twin = CaseOutcome("form", "short twin", short_twin == "passed", "" if short_twin == "passed" else "form: no",
-                       raised=short_twin == "raised")
+                       raised=short_twin == "raised", digest="3c2b1a09" if short_twin == "wrong" else "")
     by_id = {"cost_form-000": raised, "form-000": case("form", False), "form-001": twin}
     checked = excuses_checked(planned, by_id)["cost_form-000"]
     r = rubric(RubricItem("boundaries", "Boundaries", 3, checks=("boundaries",), requires=("cost_form",)),
@@ -315,6 +315,25 @@ def test_a_cost_case_failed_where_measured_is_excused_only_where_its_short_twin_
     else:
         assert checked == raised
         assert {i.id: i.points for i in items} == {"boundaries": 3.0, "form": 0.0}
+
+
+@pytest.mark.parametrize("short_twin, excused", [("wrong", True), ("stopped", False), ("raised", False)])
+def test_wrong_outputs_where_measured_are_excused_only_where_the_short_twin_gave_wrong_outputs_too(short_twin, excused):
+    """A cost run wrong (and efficient) where measured is an honest bug only where its short twin gave a result that
+    is wrong too: a twin that hung, crashed or raised gave none (blind attacks25: a stopped twin counted as wrong)."""
+    from grader.grading.probing import PlannedCase, excuses_checked
+
+    form = CheckSpec("form", "form_runs", "form matches", lambda: iter(()))
+    cost = CheckSpec("cost_form", "form_runs", "form is efficient", lambda: iter(()), cause="not efficient")
+    planned = [PlannedCase("cost_form-000", cost, Case("long", {}, {})),
+               PlannedCase("form-001", form, Case("short twin", {}, {}), short_twin_of="cost_form-000",
+                           twin_probe="form_runs")]
+    wrong = CaseOutcome("cost_form", "long", False, "cost_form [long]: at L=2048: wrong", excused_by="form")
+    twin = CaseOutcome("form", "short twin", False, f"form: {short_twin}", raised=short_twin == "raised",
+                       digest="9f8e7d6c" if short_twin == "wrong" else "")
+    checked = excuses_checked(planned, {"cost_form-000": wrong, "form-001": twin})["cost_form-000"]
+    assert (checked == wrong) is excused
+    assert excused or (checked.excused_by == "" and checked.cause == "not efficient")
 
 
 def test_a_check_whose_own_gate_fails_says_nothing_and_the_item_is_judged_on_the_other_form():

@@ -342,6 +342,13 @@ DRAWN_CHUNKS = {"linear_recurrent": (2, 3, 4), "step": (2, 3, 4), "retention_rec
 # 0.999) is measured again at that decay, the rest as drawn (`costs.at_gate`): a slow form that fails at decays near 1
 # only is slow there, and one efficient at a decay the gated items use and slow at another is found in some draws
 GATED_GAMMAS = {"chunkwise": (0.3, 0.5, 0.9)}
+# ... and its gate twins' chunk size, one of the gated grids' own (where the measured call's is drawn in 8-15): the
+# same bug at the gated settings is a bug inside the chunks at every chunk size, not a path keyed on the measured ones
+GATED_CHUNKS = (3, 4, 5)
+
+
+def _gate_twin_settings(seed):
+    return {"chunk0": int(GATED_CHUNKS[np.random.default_rng([seed, 13]).integers(len(GATED_CHUNKS))])}
 
 
 def _gated_gamma(form, seed):
@@ -414,6 +421,7 @@ def _form_case(form, name, lead=COST_LEAD, lengths=COST_LENGTHS):
                     grows=STEPS if form == "step" else LINEAR, sequences=sequences, hint=COST_HINT,
                     compared_by=COMPARED_BY[form], outputs=digested,
                     elsewhere=gated if form in GATED_GAMMAS else None,
+                    gate_twin_settings=_gate_twin_settings if form in GATED_GAMMAS else None,
                     # at the digest's scale: its sums add thousands of outputs, so a guarding epsilon of 1e-6 in
                     # the normalizer (a correct form there) moves them by more than 1e-8 (blind round 6 lost
                     # recurrent_cost for it); and rtol 1e-4, not the equivalence items' 1e-5: at the measured decay
