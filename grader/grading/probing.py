@@ -457,6 +457,10 @@ def _with_costs(ordinary: OrdinaryRuns, planned: list[PlannedCase], measured: li
     # model's measured alike, in this process and from the kept files
     runs_start = sandbox.warm.measured_as()
     stamp = (*_stamp(checks_tree), runs_start)
+
+    def runner(p: PlannedCase) -> costs.Runner:  # the model's runs and the student's alike, after the companions
+        return _alone_runner(p, checks_tree, submission, config, unsandboxed, cancel, notes, spent,
+                             _companions(p, _compared(p, planned)), before_student_run, stops)
     kept = model_costs.kept_for(checks_tree, unsandboxed, stamp, runs_start)
     # a cost case this very code passed before (this bundle, measured alike, on this machine: a resubmission that
     # changed only its notebook, a batch graded again) stands without its runs (`model_costs.Kept.passed_before`)
@@ -474,34 +478,42 @@ def _with_costs(ordinary: OrdinaryRuns, planned: list[PlannedCase], measured: li
             by_id[p.id] = CaseOutcome(p.spec.name, case.label, True)
             reused += 1
             continue
-        compared = [q for q in planned if isinstance(q.case, Case) and q.spec.name == p.case.compared_by]
-        before = _companions(p, compared)  # the model's and the student's alike
-        runner = _alone_runner(p, checks_tree, submission, config, unsandboxed, cancel, notes, spent, before,
-                               before_student_run, stops)
-        by_id[p.id] = costs.judge_cost(p.spec, case, runner, stamp, kept)
+        by_id[p.id] = costs.judge_cost(p.spec, case, runner(p), stamp, kept)
         if kept is not None and code and by_id[p.id].passed:
             kept.keep_pass(p.spec.name, case, code)
     while ordinary.pending():
         ordinary.run_next()
     run = ordinary.judged()
     by_id.update(zip((p.id for p in planned if isinstance(p.case, Case)), run.outcomes))
-    by_id = excuses_checked(planned, by_id)
-    for p in measured:  # an excuse that stands is measured again where the gated items are judged (`costs.at_gate`)
-        there = costs.at_gate(p.case, draws.measured()) if by_id[p.id].excused_by and not stops else None
-        if there is not None:
-            compared = [q for q in planned if isinstance(q.case, Case) and q.spec.name == p.case.compared_by]
-            runner = _alone_runner(p, checks_tree, submission, config, unsandboxed, cancel, notes, spent,
-                                   _companions(p, compared), before_student_run, stops)
-            # its check's gate twins, each cost case's (one sequence and 128): wrong on one only is a width switch
-            mine = {q.id for q in measured if q.spec.name == p.spec.name}
-            gate_twins = tuple(by_id[q.id] for q in compared if q.gate_twin_of in mine)
-            by_id[p.id] = costs.judge_elsewhere(p.spec, by_id[p.id], there, runner, stamp, kept, gate_twins)
+    by_id = _measured_where_gated(planned, measured, excuses_checked(planned, by_id), runner, stamp, kept, stops)
     if reused:
         notes.append(f"{reused} of the {len(measured)} cost cases were passed by this very code before (the same "
                      "Python files, bundle and machine): their verdicts stand without being measured again")
     return CheckRun(tuple(by_id[p.id] for p in planned), tuple(dict.fromkeys((*run.notes, *notes))), run.isolation,
                     round(run.seconds + spent[0], 3), run.import_hung, max(spent[2], run.peak_memory_mb),
                     round(run.cpu_s + spent[1], 3), cost_cpu_s=round(spent[1], 3))
+
+
+def _compared(p: PlannedCase, planned: list[PlannedCase]) -> list[PlannedCase]:
+    """The cases of the check that compares cost case ``p``'s form, in plan order (its twins among them)."""
+    return [q for q in planned if isinstance(q.case, Case) and q.spec.name == p.case.compared_by]
+
+
+def _measured_where_gated(planned: list[PlannedCase], measured: list[PlannedCase], by_id: dict[str, CaseOutcome],
+                          runner: Callable[[PlannedCase], costs.Runner], stamp, kept,
+                          stops: list[str]) -> dict[str, CaseOutcome]:
+    """``by_id`` with each excuse that stands measured again where the gated items are judged (`costs.at_gate`,
+    `costs.judge_elsewhere`), read against its check's gate twins: each of its cost cases' (one sequence and 128),
+    so a form wrong on one only (a width switch) is not wrong everywhere."""
+    out = dict(by_id)
+    for p in measured:
+        there = costs.at_gate(p.case, draws.measured()) if out[p.id].excused_by and not stops else None
+        if there is None:
+            continue
+        mine = {q.id for q in measured if q.spec.name == p.spec.name}
+        gate_twins = tuple(out[q.id] for q in _compared(p, planned) if q.gate_twin_of in mine)
+        out[p.id] = costs.judge_elsewhere(p.spec, out[p.id], there, runner(p), stamp, kept, gate_twins)
+    return out
 
 
 def excuses_checked(planned: list[PlannedCase], by_id: dict[str, CaseOutcome]) -> dict[str, CaseOutcome]:
