@@ -226,12 +226,16 @@ def judge_elsewhere(spec: CheckSpec, excused: CaseOutcome, there: CostCase, run:
         raised = any(t.raised for t in gate_twins)
         found = (f"{found.rstrip('.')}, where over a few dozen tokens at the same settings (or on fewer sequences) "
                  f"{'it raises' if raised else 'its outputs are right'}")
-    said, hint = (excused.message.split(" Hint: ", 1) + [""])[:2]
-    said = (f"{said.rstrip('.')}. Measured again at the settings its gated items are judged at: "
-            f"{found.rstrip('.')}; a form that is not measured as efficient anywhere it is right is judged as one "
-            "that is not efficient.")
-    return dataclasses.replace(excused, excused_by="", raised=False, cause=spec.cause,
-                               message=said + (f" Hint: {hint}" if hint else ""))
+    said = added(excused.message, f"Measured again at the settings its gated items are judged at: "
+                                  f"{found.rstrip('.')}; a form that is not measured as efficient anywhere it is right "
+                                  "is judged as one that is not efficient.")
+    return dataclasses.replace(excused, excused_by="", raised=False, cause=spec.cause, message=said)
+
+
+def added(message: str, sentence: str) -> str:
+    """A failed cost case's ``message`` with ``sentence`` after what it says and before its hint."""
+    said, hint = (message.split(" Hint: ", 1) + [""])[:2]
+    return f"{said.rstrip('.')}. {sentence}" + (f" Hint: {hint}" if hint else "")
 
 
 def twin(case: CostCase, seed: int, at: float, short: bool = False) -> Case:

@@ -532,11 +532,10 @@ def excuses_checked(planned: list[PlannedCase], by_id: dict[str, CaseOutcome]) -
             continue
         there = ("its outputs are right" if short.passed else "it raises instead" if short.raised else
                  "it is wrong instead" if costs.wrong_result(short) else "it gives no result instead")
-        said, hint = (cost.message.split(" Hint: ", 1) + [""])[:2]
-        said = (f"{said.rstrip('.')}. Over a few dozen tokens at the same settings {there}: a form that fails this "
-                "way only from some length on is judged as one that is not efficient.")
+        said = costs.added(cost.message, f"Over a few dozen tokens at the same settings {there}: a form that fails "
+                                         "this way only from some length on is judged as one that is not efficient.")
         out[q.short_twin_of] = dataclasses.replace(cost, excused_by="", cause=specs[q.short_twin_of].cause,
-                                                   message=said + (f" Hint: {hint}" if hint else ""))
+                                                   message=said)
     return out
 
 
