@@ -78,6 +78,20 @@ def harness() -> str:
     return h.hexdigest()
 
 
+@lru_cache(maxsize=1)
+def verdict_code() -> str:
+    """The content of the code that measures runs and turns them into verdicts (`grader/grading/`, `grader/sandbox/`,
+    `grader/checks.py`): a pass kept by one version of it is not a pass of another (a fix to a bound, a twin, an
+    excuse or a meter is measured again: blind attacks25)."""
+    h = hashlib.sha256()
+    package = Path(__file__).resolve().parent.parent
+    for path in sorted([*(package / "grading").rglob("*.py"), *(package / "sandbox").rglob("*.py"),
+                        package / "checks.py"]):
+        if "__pycache__" not in path.parts:
+            h.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
 def bundle_digest(checks_tree: Path) -> str:
     """The content of the bundle's checks and model solution (its Python and YAML files)."""
     h = hashlib.sha256()
@@ -161,8 +175,10 @@ class Kept:
             log.info("the model's cost measurements were not kept (%s): the next grader measures them again", exc)
 
     def _pass_path(self, check: str, case: CostCase, code: bytes) -> Path:
-        # the model's own key (`_path`: bundle, way of measuring, harness, machine, case, inputs, secret), and the code
-        return self.folder / f"pass-{hashlib.sha256((self._path(check, case).name + code.hex()).encode()).hexdigest()}"
+        # the model's own key (`_path`: bundle, way of measuring, harness, machine, case, inputs, secret), the code
+        # that judged it (`verdict_code`) and the student's code
+        key = self._path(check, case).name + verdict_code() + code.hex()
+        return self.folder / f"pass-{hashlib.sha256(key.encode()).hexdigest()}"
 
     def passed_before(self, check: str, case: CostCase, code: bytes) -> bool:
         """This very code (`probing._code_digest`: every Python file and folder a cost run sees) passed ``case`` of

@@ -168,6 +168,36 @@ def test_a_pass_is_kept_for_its_code_and_nothing_else(tmp_path):
     assert not kept.passed_before(SPEC.name, case, b"code-1")
 
 
+def test_a_pass_kept_by_one_version_of_the_verdict_code_is_not_a_pass_of_another(tmp_path, monkeypatch):
+    """A fix to how runs are measured or become verdicts (a bound, a twin, an excuse, a meter: `grader/grading/`,
+    `grader/sandbox/`) measures again what the code before it passed (blind attacks25: kept passes outlived a fix for 12 h)."""
+    kept, case = _kept(tmp_path), _case()
+    kept.keep_pass(SPEC.name, case, b"code-1")
+    assert kept.passed_before(SPEC.name, case, b"code-1")
+    monkeypatch.setattr(model_costs, "verdict_code", lambda: "another version of grader/grading/")
+    assert not kept.passed_before(SPEC.name, case, b"code-1")
+
+
+def test_the_verdict_code_digest_follows_the_files_that_judge(tmp_path, monkeypatch):
+    package = tmp_path / "grader"
+    (package / "grading" / "answers").mkdir(parents=True)
+    (package / "grading" / "costs.py").write_text("WORK_CAP = 6.0\n")
+    (package / "grading" / "answers" / "numbers.py").write_text("x = 1\n")
+    (package / "checks.py").write_text("")
+    (package / "sandbox").mkdir()
+    (package / "sandbox" / "cgroup.py").write_text("")
+    monkeypatch.setattr(model_costs, "__file__", str(package / "grading" / "model_costs.py"))
+    digests = []
+    for change in (None, ("grading/costs.py", "WORK_CAP = 4.0\n"), ("grading/answers/numbers.py", "x = 2\n"),
+                   ("checks.py", "# judged\n"), ("sandbox/cgroup.py", "# a meter\n"), ("notes.txt", "not code")):
+        if change:
+            (package / change[0]).write_text(change[1])
+        model_costs.verdict_code.cache_clear()
+        digests.append(model_costs.verdict_code())
+    model_costs.verdict_code.cache_clear()
+    assert len(set(digests[:5])) == 5 and digests[5] == digests[4]
+
+
 @pytest.mark.skipif(not sandbox.sandbox_available(), reason="needs Linux, root and bubblewrap")
 def test_a_cost_case_passed_by_this_very_code_stands_at_its_next_grading(tmp_path, monkeypatch):
     """Graded again (the same Python files: a resubmission that changed only its notebook, a batch graded again),
