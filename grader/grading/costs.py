@@ -147,6 +147,11 @@ class CostCase:
     # the reference: the gated items' own chunk sizes, where the measured call's are drawn larger (a cheap, wrong path
     # keyed on the measured chunk sizes was wrong at every gate twin: blind attacks25); None: the call's own
     gate_twin_settings: Callable[[int], Mapping] | None = None
+    # ... and the lengths its gate twins are compared at: the gated items' own (the basics' chunk items are judged
+    # over 13 tokens), where a form that is right below the short twin's few dozen tokens and cheap and wrong from
+    # them on is right where the gated items look and wrong everywhere the excuse was read (blind attacks26); None:
+    # `short_twin_lengths`
+    gate_twin_lengths: tuple[int, int] | None = None
 
     def __post_init__(self) -> None:
         short, long = self.lengths
@@ -157,6 +162,10 @@ class CostCase:
         if not 0 < low <= high < short or not 0 < self.short_twin_lengths[0] <= self.short_twin_lengths[1] < low:
             raise ValueError(f"CostCase {self.label!r}: needs twin_lengths (low, high) with 0 < low <= high < "
                              f"{short} (its short length), and short_twin_lengths below them")
+        gate = self.gate_twin_lengths
+        if gate is not None and not (len(gate) == 2 and 0 < gate[0] <= gate[1] < low):
+            raise ValueError(f"CostCase {self.label!r}: needs gate_twin_lengths (low, high) with 0 < low <= high < "
+                             f"{low} (its twin's)")
 
     def inputs_at(self, n: int) -> dict:
         if self.arrays is not None:
@@ -184,10 +193,13 @@ def at_gate(case: CostCase, seed: int) -> CostCase | None:
 
 def gate_twin(case: CostCase, seed: int, at: float) -> Case | None:
     """The compared case that stands for ``case``'s call at the gated items' settings (`at_gate`) over a few dozen
-    tokens, at the gated items' own values of the settings ``gate_twin_settings`` names; None without ``elsewhere``."""
+    tokens (``gate_twin_lengths``: the gated items' own), at the gated items' own values of the settings
+    ``gate_twin_settings`` names; None without ``elsewhere``."""
     there = at_gate(case, seed)
     if there is None:
         return None
+    if case.gate_twin_lengths is not None:
+        there = dataclasses.replace(there, short_twin_lengths=case.gate_twin_lengths)
     short = twin(there, seed, at, short=True)
     settings = case.gate_twin_settings(seed) if case.gate_twin_settings is not None else {}
     return dataclasses.replace(short, inputs={**short.inputs, **settings})

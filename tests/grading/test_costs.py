@@ -137,6 +137,23 @@ def test_a_case_needs_two_lengths_in_order():
         CostCase(label="x", inputs={}, expect=lambda n: {}, lengths=(8192, 1024))
     with pytest.raises(ValueError, match="no 'L' among its inputs"):
         CostCase(label="x", inputs={"L": 3}, expect=lambda n: {})
+    for bad in ((0, 13), (14, 13), (13, 300), (13,)):  # the gated items' lengths: below the twin's
+        with pytest.raises(ValueError, match="gate_twin_lengths"):
+            CostCase(label="x", inputs={}, expect=lambda n: {}, gate_twin_lengths=bad)
+    CostCase(label="x", inputs={}, expect=lambda n: {}, gate_twin_lengths=(13, 13))
+
+
+def test_a_gate_twin_is_compared_at_the_gated_items_own_lengths_where_the_case_names_them():
+    """Blind attacks26: a chunkwise right below the short twin's 24 tokens and a cheap wrong window from there on was
+    wrong at every twin the excuse was read from and right where the gated items are judged (13 tokens)."""
+    def draw(seed):
+        return {"k": 1, "gamma0": 0.5}, (lambda n: {"y": np.full(n, 0.5)})
+    base = dict(label="x", inputs={"k": 1}, expect=lambda n: {"y": np.zeros(n)}, length_key="n", elsewhere=draw)
+    for lengths, want in (((13, 13), {13}), (None, set(range(24, 65))), ((5, 9), set(range(5, 10)))):
+        case = CostCase(**base, gate_twin_lengths=lengths)
+        got = {costs.gate_twin(case, 7, at).inputs["n"] for at in np.linspace(0, 0.999, 50)}
+        assert got <= want and len(got) >= min(len(want), 5)
+        assert all(costs.gate_twin(case, 7, 0.5).expect["y"] == 0.5)  # at the gated settings
 
 
 class _Runs:

@@ -374,7 +374,9 @@ def test_the_basics_chunkwise_cost_cases_are_measured_again_at_a_drawn_decay_the
     partial_chunk_state's grids, drawn from the grader's secret (not only 0.9: blind attacks24's decay band), and the
     same call over a few dozen tokens stands among the comparing check's cases (its gate twin: a form wrong and cheap
     there only from some length on is not excused), at a chunk size of the gated grids (blind attacks25: a cheap
-    wrong path keyed on the measured chunk sizes, 8-15, was wrong at every gate twin)."""
+    wrong path keyed on the measured chunk sizes, 8-15, was wrong at every gate twin) and at the gated grids' length
+    (blind attacks26: a form right below the short twin's few dozen tokens and cheap and wrong from there on was wrong
+    at every twin the excuse was read from, and right where the gated items were judged, over 13 tokens)."""
     from grader.grading import costs, probing
     tree = ROOT / "solutions" / "linear-attention-basics"
     seen, chunks = set(), set()
@@ -392,11 +394,13 @@ def test_the_basics_chunkwise_cost_cases_are_measured_again_at_a_drawn_decay_the
             seen.add(there.inputs["gamma0"])
             gate = [q for q in planned if q.gate_twin_of == p.id]
             assert len(gate) == 1 and gate[0].spec.name == "retention_chunkwise" and gate[0].probe == p.spec.probe
-            low, high = p.case.short_twin_lengths
+            low, high = p.case.gate_twin_lengths
+            assert low == high == 13 and p.case.short_twin_lengths[0] > high  # chunk_boundaries' own L (L_CHUNK)
             got = dict(gate[0].case.inputs)
             assert got.pop("chunk0") in (3, 4, 5) and there.inputs["chunk0"] in range(8, 16)  # the gated grids' size
-            assert any(_same(got, {k: v for k, v in there.inputs_at(n).items() if k != "chunk0"})
-                       for n in range(low, high + 1))
+            assert _same(got, {k: v for k, v in there.inputs_at(13).items() if k != "chunk0"})
+            short = [q for q in planned if q.short_twin_of == p.id]
+            assert len(short) == 1 and short[0].case.inputs["Q0"].shape[-2] >= p.case.short_twin_lengths[0]
             chunks.add(gate[0].case.inputs["chunk0"])
             reference = there.expect(low)
             assert not np.allclose(reference["y0"] if "y0" in reference else next(iter(reference.values())),

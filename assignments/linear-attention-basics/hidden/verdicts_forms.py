@@ -11,6 +11,7 @@ from . import verdicts as v
 from .verdicts import (
     FLOAT_GAMMAS,
     FORM_NAME,
+    L_CHUNK,
     LEADS,
     LINEAR_FORMS,
     MISTAKES,
@@ -345,6 +346,10 @@ GATED_GAMMAS = {"chunkwise": (0.3, 0.5, 0.9)}
 # ... and its gate twins' chunk size, one of the gated grids' own (where the measured call's is drawn in 8-15): the
 # same bug at the gated settings is a bug inside the chunks at every chunk size, not a path keyed on the measured ones
 GATED_CHUNKS = (3, 4, 5)
+# ... and their length, the gated grids' own (L_CHUNK): a chunkwise right below a few dozen tokens and cheap and wrong
+# from there on was wrong at every twin the excuse was read from and right where the gated items were judged (blind
+# attacks26's short-twin floor and its 16-token blocks without the cross-block term kept both gated items)
+GATED_LENGTHS = (L_CHUNK, L_CHUNK)
 
 
 def _gate_twin_settings(seed):
@@ -422,6 +427,7 @@ def _form_case(form, name, lead=COST_LEAD, lengths=COST_LENGTHS):
                     compared_by=COMPARED_BY[form], outputs=digested,
                     elsewhere=gated if form in GATED_GAMMAS else None,
                     gate_twin_settings=_gate_twin_settings if form in GATED_GAMMAS else None,
+                    gate_twin_lengths=GATED_LENGTHS if form in GATED_GAMMAS else None,
                     # at the digest's scale: its sums add thousands of outputs, so a guarding epsilon of 1e-6 in
                     # the normalizer (a correct form there) moves them by more than 1e-8 (blind round 6 lost
                     # recurrent_cost for it); and rtol 1e-4, not the equivalence items' 1e-5: at the measured decay
