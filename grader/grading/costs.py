@@ -372,7 +372,9 @@ def memory_verdict(case: CostCase, student: tuple[Measurement, Measurement],
         if max(long, short) > STEP_MEMORY_BYTES:
             n, most = (s2.n, long) if long >= short else (s1.n, short)
             return (f"after {n} steps it held {_mib(most)} more than the model solution (at most "
-                    f"{_mib(STEP_MEMORY_BYTES)} more is allowed): a fixed-size state needs no room for the history")
+                    f"{_mib(STEP_MEMORY_BYTES)} more is allowed): a fixed-size state needs no room for the history "
+                    f"(what the module holds from its import counts too: a large tensor made at module level, a "
+                    f"package imported that the model solution does not import)")
         if long - max(short, 0) > STEP_GROWTH_BYTES:
             return (f"its memory grows with the number of steps: {_mib(max(short, 0))} more than the model "
                     f"solution after {s1.n} steps, {_mib(long)} more after {s2.n}: the state keeps the history")

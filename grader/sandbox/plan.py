@@ -65,6 +65,10 @@ def environment(env: dict[str, str]) -> dict[str, str]:
         "MPLCONFIGDIR": "/tmp/matplotlib",
         "OMP_NUM_THREADS": "1",
         "MKL_NUM_THREADS": "1",
+        # torch.compile returns the function as it is (eager): compiling takes ~15 s of CPU and a cache the runs'
+        # 4 MiB /tmp cannot hold, and its first use replaces torch.nn.Module.__init__, which the checks' guard takes
+        # for tampering (blind attacks26 and attacks27: a correct step under @torch.compile lost 17 items)
+        "TORCHDYNAMO_DISABLE": "1",
     }
     return {**defaults, **env}
 

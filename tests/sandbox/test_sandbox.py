@@ -88,6 +88,27 @@ def test_runs_as_nobody_with_only_the_given_environment(tmp_path, monkeypatch):
 
 
 @needs_sandbox
+def test_torch_compile_runs_the_function_as_it_is(tmp_path):
+    """A correct function under @torch.compile runs eagerly in a run: no 15 s compile, no cache written to the run's
+    small /tmp, and torch.nn.Module.__init__ left as it was, which the checks' guard would take for tampering (blind
+    attacks26 and attacks27: a correct step under torch.compile lost 17 items)."""
+    result = run_py(tmp_path, """
+        import json, os, time, torch
+        init = torch.nn.Module.__init__
+        f = torch.compile(lambda x: x * 2 + 1)
+        start = time.process_time()
+        y = f(torch.ones(3))
+        print(json.dumps({'y': y.tolist(), 'cpu': time.process_time() - start,
+                          'init': torch.nn.Module.__init__ is init,
+                          'tmp': sum(os.path.getsize(os.path.join(d, n)) for d, _, ns in os.walk('/tmp') for n in ns)}))
+    """)
+    assert result.returncode == 0, result.output
+    seen = json.loads(result.output.strip().splitlines()[-1])
+    assert seen["y"] == [3.0, 3.0, 3.0] and seen["init"] and seen["cpu"] < 1.0
+    assert seen["tmp"] < 64 << 10  # no compiled code cached
+
+
+@needs_sandbox
 def test_network_is_unreachable_even_on_host_loopback(tmp_path):
     """Can the command reach a server listening on the host's loopback, or the internet?"""
     server = socket.socket()

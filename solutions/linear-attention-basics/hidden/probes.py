@@ -52,7 +52,9 @@ def _by_steps(la, Q, K, V):
         y = torch.as_tensor(y).detach()
         y = y if y.dim() else y.reshape(1)
         if not out:
-            out.extend([y.new_empty((*y.shape[:-1], L, y.shape[-1]), dtype=typed), y.dtype])
+            # zeroed as it is made: held whole from the first step on, so a history kept early and dropped late is
+            # held on top of it, not under a peak the model reaches only as its buffer fills (blind attacks27)
+            out.extend([y.new_zeros((*y.shape[:-1], L, y.shape[-1]), dtype=typed), y.dtype])
         row = out[0][..., t, :]
         if y.shape != row.shape:
             raise ValueError(f"step returned outputs of two shapes ({tuple(y.shape)} at token {t}, "

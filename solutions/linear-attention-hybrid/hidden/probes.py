@@ -71,7 +71,10 @@ def _steps(layer, x, state=None):
         y = torch.as_tensor(y).detach()
         batched = y.dim() > 0 and y.shape[0] == B
         if not out:
-            out.extend([y.new_empty((B, T, *y.shape[1:]) if batched else (T, *y.shape), dtype=typed), y.dtype])
+            # zeroed as it is made: every page of it is held from the first step on, so a history kept early and
+            # dropped late is held on top of it (blind attacks27: the model's peak came at its last steps, as its
+            # buffer filled, and a history of the first half of the tokens, dropped at half-way, stayed under it)
+            out.extend([y.new_zeros((B, T, *y.shape[1:]) if batched else (T, *y.shape), dtype=typed), y.dtype])
         row = out[0][:, t] if batched else out[0][t]
         if y.shape != row.shape:
             raise ValueError(f"step returned outputs of two shapes ({tuple(y.shape)} at token {t}, "
