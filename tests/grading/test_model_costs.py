@@ -170,7 +170,8 @@ def test_a_pass_is_kept_for_its_code_and_nothing_else(tmp_path):
 
 def test_a_pass_kept_by_one_version_of_the_verdict_code_is_not_a_pass_of_another(tmp_path, monkeypatch):
     """A fix to how runs are measured or become verdicts (a bound, a twin, an excuse, a meter: `grader/grading/`,
-    `grader/sandbox/`) measures again what the code before it passed (blind attacks25: kept passes outlived a fix for 12 h)."""
+    `grader/sandbox/`) measures again what the code before it passed (blind attacks25: kept passes outlived a fix
+    for 12 h)."""
     kept, case = _kept(tmp_path), _case()
     kept.keep_pass(SPEC.name, case, b"code-1")
     assert kept.passed_before(SPEC.name, case, b"code-1")
