@@ -120,6 +120,46 @@ def test_a_collector_callback_is_tampering(tmp_path):
     assert any("gc.callbacks" in t for t in case["tampered"]), case
 
 
+THREAD = """
+import _thread, threading, time
+
+def wait():
+    while True:
+        time.sleep(0.01)  # (a job thief waits on the harness's lock here: blind attacks27)
+
+if HOW == "threading":
+    threading.Thread(target=wait, daemon=True).start()
+elif HOW == "_thread":
+    _thread.start_new_thread(wait, ())
+elif HOW == "in_step":
+    STARTED = []
+
+def step(x):
+    if HOW == "in_step" and not STARTED:
+        STARTED.append(threading.Thread(target=wait, daemon=True))
+        STARTED[0].start()
+    if HOW == "joined":
+        t = threading.Thread(target=lambda: None)
+        t.start()
+        t.join()  # a thread that is gone when the call returns runs beside no job
+    return x * 2.0
+"""
+
+
+@pytest.mark.parametrize("how", ["threading", "_thread", "in_step"])
+def test_a_thread_of_the_students_own_alive_beside_the_checks_is_tampering(tmp_path, how):
+    """A thread the student's code starts and leaves running can wait on the harness's lock ahead of its thread and
+    take every job handed over (blind attacks27's job thieves replayed a step's history from the probe's stream and
+    its output buffer)."""
+    case = _case(tmp_path, f"HOW = {how!r}\n" + THREAD)
+    assert any("thread of its own" in t for t in case["tampered"]), case
+
+
+def test_a_thread_joined_inside_the_call_is_not(tmp_path):
+    case = _case(tmp_path, "HOW = 'joined'\n" + THREAD)
+    assert "error" not in case and case["tampered"] == [], case
+
+
 def test_torch_dynamo_wrapping_manual_seed_is_not_tampering(tmp_path):
     """Importing torch._dynamo (the first torch.compile or dispatch mode does) wraps torch.manual_seed: torch's own
     change, made by honest code."""

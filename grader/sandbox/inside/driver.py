@@ -82,6 +82,7 @@ DYNAMO_WRAPPER = torch._disable_dynamo(len).__code__  # torch's own wrapper's co
 GC_CALLBACKS = gc.callbacks  # the collector's own list (the module's name for it can be rebound)
 GENERATOR = torch.default_generator  # (bound before the student's import: the one the probes' draws use)
 PROBES = {}  # "module", its "marks" and its "functions", as loaded before any student code ran
+THREADS = []  # the child's own threads before the student's import (`python_threads`)
 MAX_MESSAGE = 400
 MAX_HEADER = 256 * 1024
 PR_SET_DUMPABLE = 4
@@ -354,15 +355,27 @@ def collector_callbacks():
     return out
 
 
+def python_threads(_frames=sys._current_frames):  # (bound before any student code ran)
+    """The threads of this process that run Python code (the interpreter's own list: `threading`'s misses `_thread`'s,
+    and a nested PID namespace has no /proc/self)."""
+    return len(_frames())
+
+
 def harness_marks():
-    """What the student's code did on the harness's thread or to the harness itself (`caller.Caller`)."""
+    """What the student's code did on the harness's thread or to the harness itself (`caller.Caller`), or beside it:
+    a thread of its own, alive while the checks call it, can wait on the harness's lock ahead of its thread and take
+    each job (the probe, its stream of tokens, its output buffer) as it is handed over (blind attacks27's job
+    thieves replayed a step's history from it)."""
     if CALLER is None:
         return []
+    now = python_threads()
     found = {"sys.settrace (on the thread the probes call it from)": CALLER.traced,
              # (the caller's thread's modes, and this thread's)
              "a torch mode left on (it sees the checks' own operations)": CALLER.moded or CALLER.modes_on(),
              "lrkit_harness.Caller (a method shadowed)": bool(set(vars(CALLER)) & set(type(CALLER).__dict__)),
-             "lrkit_harness.Caller.flagged (cleared)": CALLER.flags_cleared}
+             "lrkit_harness.Caller.flagged (cleared)": CALLER.flags_cleared,
+             "a thread of its own (the checks call your code on one thread; start none)":
+                 bool(THREADS) and now > THREADS[0]}
     return [name for name, seen in found.items() if seen]
 
 
@@ -670,6 +683,7 @@ def child(job, cases_r, answers_w):
     sys.path.append(submission)
     sys.modules["__main__"] = types.ModuleType("__main__")  # the driver's globals (the watch's class) out of reach
     watch.importing, watch.submission = True, os.path.join(os.path.realpath(submission), "")
+    THREADS.append(python_threads())
     for name in job["modules"]:
         try:
             importlib.import_module(name)
