@@ -381,12 +381,12 @@ def test_a_step_probe_hands_back_outputs_in_the_steps_own_dtype(monkeypatch, inp
             return v.to(getattr(torch, outputs))
     Q, K, V = (torch.randn(2, 5, 3, dtype=getattr(torch, inputs), generator=torch.Generator().manual_seed(i))
                for i in range(3))
-    made, new_empty = [], torch.Tensor.new_empty
+    made, new_zeros = [], torch.Tensor.new_zeros
 
-    def spy(self, *args, **kw):
-        made.append(new_empty(self, *args, **kw))
+    def spy(self, *args, **kw):  # (zeroed as made: held whole from the first step on, blind attacks27)
+        made.append(new_zeros(self, *args, **kw))
         return made[-1]
-    monkeypatch.setattr(torch.Tensor, "new_empty", spy)
+    monkeypatch.setattr(torch.Tensor, "new_zeros", spy)
     y = probes._by_steps(types.SimpleNamespace(LinearAttentionState=State), Q, K, V)
     assert [b.dtype for b in made] == [getattr(torch, inputs)]  # the one buffer, typed as the inputs
     assert y.dtype == getattr(torch, outputs) and y.shape == (2, 5, 3)
