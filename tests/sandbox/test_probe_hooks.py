@@ -131,6 +131,10 @@ if HOW == "threading":
     threading.Thread(target=wait, daemon=True).start()
 elif HOW == "_thread":
     _thread.start_new_thread(wait, ())
+elif HOW == "frameless":  # C code alone: no Python frame while it waits (blind attacks28)
+    LOCK = threading.Lock()
+    LOCK.acquire()
+    _thread.start_new_thread(LOCK.acquire, ())
 elif HOW == "in_step":
     STARTED = []
 
@@ -146,7 +150,7 @@ def step(x):
 """
 
 
-@pytest.mark.parametrize("how", ["threading", "_thread", "in_step"])
+@pytest.mark.parametrize("how", ["threading", "_thread", "in_step", "frameless"])
 def test_a_thread_of_the_students_own_alive_beside_the_checks_is_tampering(tmp_path, how):
     """A thread the student's code starts and leaves running can wait on the harness's lock ahead of its thread and
     take every job handed over (blind attacks27's job thieves replayed a step's history from the probe's stream and
