@@ -76,6 +76,7 @@ def test_the_suite_covers_every_pitfall_stubs_and_substitutions(name):
 # verdicts here), two at a time: about 30-70 sandboxed check runs per assignment, several
 # minutes in all. This is the measurement the issue asks for; it cannot be made cheaper
 # without grading fewer mutants.
+@pytest.mark.slow  # the mutant tables: 12-14 + 5 min (README)
 @pytest.mark.parametrize("name", NAMES)
 def test_every_mutant_costs_exactly_what_it_declares(built_root, name):
     """Single bugs: only their declared items (<= 2, <= 1/4 of the points); stubs: nothing;
