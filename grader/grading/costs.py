@@ -143,10 +143,12 @@ class CostCase:
     # where the form is efficient there (blind attacks23: a slow form raising, or cheap and wrong, at decays near 1
     # only kept the gated items); None: the excuse rests on the short twin alone
     elsewhere: Callable[[int], tuple] | None = None
-    # seed -> settings of its gate twins (`gate_twin`) that differ from the call measured again there and do not change
-    # the reference: the gated items' own chunk sizes, where the measured call's are drawn larger (a cheap, wrong path
-    # keyed on the measured chunk sizes was wrong at every gate twin: blind attacks25); None: the call's own
-    gate_twin_settings: Callable[[int], Mapping] | None = None
+    # seed -> (inputs, expect[, arrays]) of its gate twins (`gate_twin`), as one of the gated items' own cases makes
+    # its call: their leading dims, widths, decay and chunk size, every setting the reference does not need changed
+    # (blind attacks25 keyed a cheap, wrong path on the measured chunk sizes, attacks27 on the measured lead and on
+    # m = d_v = 4, settings the gated items' checks never use: the path was wrong at every gate twin and never where
+    # the gated items looked); None: `elsewhere`'s, the measured call's settings but the decay
+    gate_twin_draw: Callable[[int], tuple] | None = None
     # ... and the lengths its gate twins are compared at: the gated items' own (the basics' chunk items are judged
     # over 13 tokens), where a form that is right below the short twin's few dozen tokens and cheap and wrong from
     # them on is right where the gated items look and wrong everywhere the excuse was read (blind attacks26); None:
@@ -193,16 +195,15 @@ def at_gate(case: CostCase, seed: int) -> CostCase | None:
 
 def gate_twin(case: CostCase, seed: int, at: float) -> Case | None:
     """The compared case that stands for ``case``'s call at the gated items' settings (`at_gate`) over a few dozen
-    tokens (``gate_twin_lengths``: the gated items' own), at the gated items' own values of the settings
-    ``gate_twin_settings`` names; None without ``elsewhere``."""
-    there = at_gate(case, seed)
-    if there is None:
+    tokens (``gate_twin_lengths``: the gated items' own), made as the gated items' own cases make theirs
+    (``gate_twin_draw``), so no setting tells it from them; None without ``elsewhere``."""
+    if case.elsewhere is None:
         return None
+    there = drawn(dataclasses.replace(case, label=f"{case.label}, at the settings its gated items are judged at",
+                                      draw=case.gate_twin_draw or case.elsewhere, elsewhere=None), seed)
     if case.gate_twin_lengths is not None:
         there = dataclasses.replace(there, short_twin_lengths=case.gate_twin_lengths)
-    short = twin(there, seed, at, short=True)
-    settings = case.gate_twin_settings(seed) if case.gate_twin_settings is not None else {}
-    return dataclasses.replace(short, inputs={**short.inputs, **settings})
+    return twin(there, seed, at, short=True)
 
 
 def wrong_result(outcome: CaseOutcome) -> bool:

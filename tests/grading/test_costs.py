@@ -4,6 +4,7 @@ Pure tests: measurements are made up here, as the sandboxed runs of `probing` wo
 test pins one side of a bound (honest forms on a loaded machine pass, quadratic ones fail by a factor)."""
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
@@ -154,6 +155,23 @@ def test_a_gate_twin_is_compared_at_the_gated_items_own_lengths_where_the_case_n
         got = {costs.gate_twin(case, 7, at).inputs["n"] for at in np.linspace(0, 0.999, 50)}
         assert got <= want and len(got) >= min(len(want), 5)
         assert all(costs.gate_twin(case, 7, 0.5).expect["y"] == 0.5)  # at the gated settings
+
+
+def test_a_gate_twin_is_made_by_the_gated_items_own_draw_where_the_case_names_one():
+    """Blind attacks27: a cheap, wrong path keyed on a setting the measured call has and the gated items' checks never
+    use (its lead, m = d_v = 4) was wrong at every gate twin that kept that setting, and never where the gated items
+    looked. A gate twin drawn as the gated items' cases are (``gate_twin_draw``) keeps none of the measured call's."""
+    def elsewhere(seed):
+        return {"k": 1, "gamma0": 0.5, "lead": "measured"}, (lambda n: {"y": np.full(n, 0.5)})
+
+    def own(seed):
+        return {"k": 1, "gamma0": 0.5, "lead": f"gated {seed}"}, (lambda n: {"y": np.full(n, 2.0)})
+    base = dict(label="x", inputs={"k": 1}, expect=lambda n: {"y": np.zeros(n)}, length_key="n", elsewhere=elsewhere,
+                gate_twin_lengths=(13, 13))
+    twin = costs.gate_twin(CostCase(**base, gate_twin_draw=own), 7, 0.5)
+    assert twin.inputs == {"k": 1, "gamma0": 0.5, "lead": "gated 7", "n": 13} and all(twin.expect["y"] == 2.0)
+    assert costs.gate_twin(CostCase(**base), 7, 0.5).inputs["lead"] == "measured"  # without one: `elsewhere`'s
+    assert costs.gate_twin(dataclasses.replace(CostCase(**base, gate_twin_draw=own), elsewhere=None), 7, 0.5) is None
 
 
 class _Runs:

@@ -374,12 +374,13 @@ def test_the_basics_chunkwise_cost_cases_are_measured_again_at_a_drawn_decay_the
     partial_chunk_state's grids, drawn from the grader's secret (not only 0.9: blind attacks24's decay band), and the
     same call over a few dozen tokens stands among the comparing check's cases (its gate twin: a form wrong and cheap
     there only from some length on is not excused), at a chunk size of the gated grids (blind attacks25: a cheap
-    wrong path keyed on the measured chunk sizes, 8-15, was wrong at every gate twin) and at the gated grids' length
+    wrong path keyed on the measured chunk sizes, 8-15, was wrong at every gate twin), at the gated grids' length
     (blind attacks26: a form right below the short twin's few dozen tokens and cheap and wrong from there on was wrong
-    at every twin the excuse was read from, and right where the gated items were judged, over 13 tokens)."""
+    at every twin the excuse was read from, and right where the gated items were judged, over 13 tokens), and at their
+    leading dims and widths (blind attacks27: keyed on the measured lead, or on m = d_v = 4)."""
     from grader.grading import costs, probing
     tree = ROOT / "solutions" / "linear-attention-basics"
-    seen, chunks = set(), set()
+    seen, chunks, leads = set(), set(), set()
     for secret in range(12):
         with draws.under(bytes([secret]) * 32), draws.for_submission(b"one"):
             planned, seed = probing.plan(tree), draws.measured()
@@ -398,11 +399,16 @@ def test_the_basics_chunkwise_cost_cases_are_measured_again_at_a_drawn_decay_the
             assert low == high == 13 and p.case.short_twin_lengths[0] > high  # chunk_boundaries' own L (L_CHUNK)
             got = dict(gate[0].case.inputs)
             assert got.pop("chunk0") in (3, 4, 5) and there.inputs["chunk0"] in range(8, 16)  # the gated grids' size
-            assert _same(got, {k: v for k, v in there.inputs_at(13).items() if k != "chunk0"})
+            assert got["gamma0"] == there.inputs["gamma0"] and got["form"] == there.inputs["form"]
+            # ... and their leading dims and widths (blind attacks27 keyed a cheap wrong path on the measured lead and
+            # on m = d_v = 4): one of chunk_boundaries' own cases, but for its values
+            Q, V = got["Q0"].shape, got["V0"].shape
+            assert Q[:-2] in [(), (2,), (2, 3)] and Q[-2:] == (13, 4) and V == (*Q[:-2], 13, 3)
+            leads.add(Q[:-2])
             short = [q for q in planned if q.short_twin_of == p.id]
             assert len(short) == 1 and short[0].case.inputs["Q0"].shape[-2] >= p.case.short_twin_lengths[0]
             chunks.add(gate[0].case.inputs["chunk0"])
             reference = there.expect(low)
             assert not np.allclose(reference["y0"] if "y0" in reference else next(iter(reference.values())),
                                    next(iter(measured.expect(low).values())))  # made at the drawn decay
-    assert seen == {0.3, 0.5, 0.9} and chunks == {3, 4, 5}
+    assert seen == {0.3, 0.5, 0.9} and chunks == {3, 4, 5} and leads == {(), (2,), (2, 3)}

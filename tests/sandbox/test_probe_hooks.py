@@ -164,6 +164,62 @@ def test_a_thread_joined_inside_the_call_is_not(tmp_path):
     assert "error" not in case and case["tampered"] == [], case
 
 
+POOL = """
+import threading, time
+from concurrent.futures import ThreadPoolExecutor
+
+POOL = ThreadPoolExecutor(max_workers=2)  # made once at the import, reused by every call: its workers outlive them
+LOCK = threading.Lock()
+LOCK.acquire()
+
+def half(x):
+    return x * 2.0
+
+def step(x):
+    if HOW == "pool":
+        return POOL.submit(half, x).result()
+    if HOW == "pool_waiting":  # a work item left waiting beside the checks (in C: the pool's own frame above it)
+        POOL.submit(LOCK.acquire)
+    if HOW == "pool_sleeping":
+        POOL.submit(time.sleep, 30)
+    return x * 2.0
+
+def first():
+    if HOW == "passing":  # alive as the next call is handed over, gone before the case ends (blind attacks28)
+        PASSING.append(threading.Thread(target=time.sleep, args=(0.5,)))
+        PASSING[0].start()
+    return 1.0
+
+def second():
+    if PASSING:
+        PASSING[0].join()
+    return 2.0
+
+PASSING = []
+"""
+
+
+def test_a_thread_pools_idle_workers_are_not_a_thread_of_its_own(tmp_path):
+    """A module-level `ThreadPoolExecutor` whose work items the call waits for: its workers outlive every call, idle
+    on the pool's own queue, and take nothing handed over (blind attacks27's and attacks28's alternatives lost 8 and
+    10 items when every live thread counted)."""
+    case = _case(tmp_path, "HOW = 'pool'\n" + POOL)
+    assert "error" not in case and case["tampered"] == [], case
+
+
+@pytest.mark.parametrize("how", ["pool_waiting", "pool_sleeping"])
+def test_a_pool_worker_left_running_beside_the_checks_is_a_thread_of_its_own(tmp_path, how):
+    case = _case(tmp_path, f"HOW = {how!r}\n" + POOL)
+    assert any("thread of its own" in t for t in case["tampered"]), case
+
+
+def test_a_thread_alive_as_a_later_call_of_the_case_is_handed_over_is_seen_though_gone_at_its_end(tmp_path):
+    """Counted as each job is handed over, not only at a case's end: blind attacks28's passing thief waited on the
+    harness's lock between two calls of one case and was gone when the case ended."""
+    case = _case(tmp_path, "HOW = 'passing'\n" + POOL, probe="twice")
+    assert any("thread of its own" in t for t in case["tampered"]), case
+
+
 def test_torch_dynamo_wrapping_manual_seed_is_not_tampering(tmp_path):
     """Importing torch._dynamo (the first torch.compile or dispatch mode does) wraps torch.manual_seed: torch's own
     change, made by honest code."""

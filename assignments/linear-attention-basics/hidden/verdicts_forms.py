@@ -343,17 +343,16 @@ DRAWN_CHUNKS = {"linear_recurrent": (2, 3, 4), "step": (2, 3, 4), "retention_rec
 # 0.999) is measured again at that decay, the rest as drawn (`costs.at_gate`): a slow form that fails at decays near 1
 # only is slow there, and one efficient at a decay the gated items use and slow at another is found in some draws
 GATED_GAMMAS = {"chunkwise": (0.3, 0.5, 0.9)}
-# ... and its gate twins' chunk size, one of the gated grids' own (where the measured call's is drawn in 8-15): the
-# same bug at the gated settings is a bug inside the chunks at every chunk size, not a path keyed on the measured ones
+# ... and its gate twins' settings, those of one of the gated items' own cases (chunk_boundaries, partial_chunk_state),
+# drawn from the grader's secret: their leading dims (LEADS), m = 4 and d_v = 3, one of their chunk sizes, their length
+# (L_CHUNK) and one of the decays above. A gate twin that kept any of the measured call's own settings was a shape
+# the gated items never use, where a cheap, wrong path could be keyed: the measured chunk sizes (8-15: blind
+# attacks25), the short twin's few dozen tokens (attacks26), the measured leads (1,) and (128,) and m = d_v = 4
+# (attacks27). Such a path was wrong at every gate twin (the excuse: "the same bug everywhere") and never where the
+# gated items looked
 GATED_CHUNKS = (3, 4, 5)
-# ... and their length, the gated grids' own (L_CHUNK): a chunkwise right below a few dozen tokens and cheap and wrong
-# from there on was wrong at every twin the excuse was read from and right where the gated items were judged (blind
-# attacks26's short-twin floor and its 16-token blocks without the cross-block term kept both gated items)
+GATED_SHAPE = (4, 3)
 GATED_LENGTHS = (L_CHUNK, L_CHUNK)
-
-
-def _gate_twin_settings(seed):
-    return {"chunk0": int(GATED_CHUNKS[np.random.default_rng([seed, 13]).integers(len(GATED_CHUNKS))])}
 
 
 def _gated_gamma(form, seed):
@@ -362,15 +361,21 @@ def _gated_gamma(form, seed):
     return None if gammas is None else gammas[np.random.default_rng([seed, 11]).integers(len(gammas))]
 
 
-def _settings(form, seed, sequences):
-    """The measured call's settings, drawn from ``seed`` (the grader's) among its equivalence check's cases'."""
+def _settings(form, seed, sequences, gamma=None, gate_twin=False):
+    """The measured call's settings, drawn from ``seed`` (the grader's) among its equivalence check's cases';
+    ``gamma``: that decay instead; ``gate_twin``: its gate twin's, as a gated item's own case has them."""
     rng = np.random.default_rng([seed, 7])
     leads = MANY_LEADS if sequences > 1 else ONE_LEADS
     m, d_v = DRAWN_SHAPES[rng.integers(len(DRAWN_SHAPES))]
-    return {"lead": leads[rng.integers(len(leads))], "m": int(m), "d_v": int(d_v),
-            "scale": DRAWN_SCALES[form][rng.integers(len(DRAWN_SCALES[form]))],
-            "gamma": DRAWN_GAMMAS[rng.integers(len(DRAWN_GAMMAS))],
-            "chunk": DRAWN_CHUNKS[form][rng.integers(len(DRAWN_CHUNKS[form]))]}
+    got = {"lead": leads[rng.integers(len(leads))], "m": int(m), "d_v": int(d_v),
+           "scale": DRAWN_SCALES[form][rng.integers(len(DRAWN_SCALES[form]))],
+           "gamma": DRAWN_GAMMAS[rng.integers(len(DRAWN_GAMMAS))],
+           "chunk": DRAWN_CHUNKS[form][rng.integers(len(DRAWN_CHUNKS[form]))]}
+    if gate_twin:  # one per cost case (``sequences``), so a check's two gate twins are two of the gated cases
+        there = np.random.default_rng([seed, 13, sequences])
+        got.update(lead=LEADS[there.integers(len(LEADS))], m=GATED_SHAPE[0], d_v=GATED_SHAPE[1], scale=1.0,
+                   chunk=int(GATED_CHUNKS[there.integers(len(GATED_CHUNKS))]), gamma=_gated_gamma(form, seed))
+    return got if gamma is None else {**got, "gamma": gamma}
 
 
 def _seeded_qkv(seed, got, L, stream=False):
@@ -384,12 +389,11 @@ def _seeded_qkv(seed, got, L, stream=False):
 
 
 @functools.lru_cache(maxsize=64)
-def _form_reference(form, L, seed, sequences, gamma=None):
+def _form_reference(form, L, seed, sequences, gamma=None, gate_twin=False):
     """The float64 reference digest at length L for the inputs the measured call is made from (16 sequences at a
     time: the cumulative form holds L × m × d_v per sequence, and the grader grades a class in one process);
-    ``gamma``: at that decay instead of the drawn one."""
-    got = _settings(form, seed, sequences)
-    got = got if gamma is None else {**got, "gamma": gamma}
+    ``gamma``, ``gate_twin``: as `_settings` takes them."""
+    got = _settings(form, seed, sequences, gamma, gate_twin)
     Q, K, V = (a.array() for a in _seeded_qkv(seed, got, L).values())
     lead = Q.shape[:-2]
     Q, K, V = (x.reshape(-1, *x.shape[-2:]) for x in (Q, K, V))
@@ -407,18 +411,20 @@ def _form_case(form, name, lead=COST_LEAD, lengths=COST_LENGTHS):
     probe_form = FORM_PROBE[form][1]
     sequences = lead[0]
 
-    def draw(seed, gamma=None):
-        got = _settings(form, seed, sequences)
-        got = got if gamma is None else {**got, "gamma": gamma}
+    def draw(seed, gamma=None, gate_twin=False):
+        got = _settings(form, seed, sequences, gamma, gate_twin)
         inputs = {"n": 1, "form": probe_form}
         if form in ("retention_recurrent", "chunkwise"):
             inputs.update(gamma0=got["gamma"], chunk0=got["chunk"])
-        return inputs, (lambda n: _form_reference(form, n, seed, sequences, gamma)), (
+        return inputs, (lambda n: _form_reference(form, n, seed, sequences, gamma, gate_twin)), (
             lambda n: _seeded_qkv(seed, got, n, stream=form == "step"))
     inputs, expect, arrays = draw(COST_SEED)
 
     def gated(seed):
         return draw(seed, gamma=_gated_gamma(form, seed))
+
+    def gate_twin(seed):
+        return draw(seed, gate_twin=True)
     many = "sequences" if sequences > 1 else "sequence"
     what = "steps" if form == "step" else "tokens"
     return CostCase(label=f"{name}, float64, {sequences} {many} of {lengths[0]} and of {lengths[1]} {what}",
@@ -426,7 +432,7 @@ def _form_case(form, name, lead=COST_LEAD, lengths=COST_LENGTHS):
                     grows=STEPS if form == "step" else LINEAR, sequences=sequences, hint=COST_HINT,
                     compared_by=COMPARED_BY[form], outputs=digested,
                     elsewhere=gated if form in GATED_GAMMAS else None,
-                    gate_twin_settings=_gate_twin_settings if form in GATED_GAMMAS else None,
+                    gate_twin_draw=gate_twin if form in GATED_GAMMAS else None,
                     gate_twin_lengths=GATED_LENGTHS if form in GATED_GAMMAS else None,
                     # at the digest's scale: its sums add thousands of outputs, so a guarding epsilon of 1e-6 in
                     # the normalizer (a correct form there) moves them by more than 1e-8 (blind round 6 lost

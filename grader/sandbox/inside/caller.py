@@ -45,6 +45,11 @@ class Caller:
         self.flaggings = itertools.count()  # advanced whenever `check` named something (``flagged`` can be cleared)
         self.modes = _mode_stacks()  # (bound before the student's import)
         self.check = None  # the driver's integrity check, run after every job: names of what was replaced
+        # the driver's count of the threads beside this one and the probe's (True: one of the student's is alive), run
+        # as each job is handed over: a thread waiting on ``go`` then can take the job ahead of this thread (blind
+        # attacks27's job thieves; attacks28's lived between two calls of one case, gone before its end); advanced
+        # once one is seen (`beside`)
+        self.census, self.besides = None, itertools.count()
         self.flagged = set()
         self.thread = threading.Thread(target=self.serve, name="lrkit-student", daemon=True)
         self.thread.start()
@@ -71,6 +76,11 @@ class Caller:
         return _advanced(self.traces)
 
     @property
+    def beside(self):
+        """A thread of the student's was alive as a job was handed over, at any call so far (`census`)."""
+        return _advanced(self.besides)
+
+    @property
     def flags_cleared(self):
         """``check`` named something, and ``flagged`` (a set the student's code can reach) is empty now."""
         return _advanced(self.flaggings) and not self.flagged
@@ -93,6 +103,8 @@ class Caller:
     def _run(self, fn, n, args, chained, state, take):
         torch = sys.modules.get("torch")  # (an assignment without torch has no grad mode to carry over)
         self.job = (fn, n, args, chained, state, take, torch.is_grad_enabled() if torch is not None else None)
+        if self.census is not None and not self.beside and self.census():
+            next(self.besides)
         self.go.release()
         self.done.acquire()
         outputs, state, error = self.result

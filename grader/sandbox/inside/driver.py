@@ -278,7 +278,8 @@ class Guard:
 
     def harness(self):
         """The harness's own attributes, once its check is this guard's (the rest changes with every call)."""
-        fixed = ("go", "done", "check", "flagged", "thread", "modes", "traces", "modings", "flaggings")
+        fixed = ("go", "done", "check", "flagged", "thread", "modes", "traces", "modings", "flaggings", "census",
+                 "besides")
         self.copies.append(("lrkit_harness.Caller()", vars(CALLER), {k: vars(CALLER)[k] for k in fixed}))
 
     def changed(self, _all=all, _map=map, _is=operator.is_, _repeat=itertools.repeat):  # (bound here, not looked up)
@@ -356,12 +357,70 @@ def collector_callbacks():
     return out
 
 
-def python_threads(_frames=sys._current_frames, _started=_thread._count):  # (bound before any student code ran)
-    """The threads of this process: the interpreter's own list of those running Python code (`threading`'s misses
-    `_thread`'s, and a nested PID namespace has no /proc/self), or, where more, those `_thread` started and that are
-    alive, the main thread beside them (a thread started on C code alone, waiting in a lock's acquire, has no Python
-    frame to list: blind attacks28's frameless job thief)."""
-    return max(len(_frames()), _started() + 1)
+def python_threads(idle=None, _frames=sys._current_frames, _started=_thread._count):  # (bound before any student
+    # code ran)
+    """The threads of this process that can act, as a count: the interpreter's own list of those running Python code
+    (`threading`'s misses `_thread`'s, and a nested PID namespace has no /proc/self), or, where more, those `_thread`
+    started and that are alive, the main thread beside them (a thread started on C code alone, waiting in a lock's
+    acquire, has no Python frame to list: blind attacks28's frameless job thief); ``idle``: less the idle workers of
+    a `concurrent.futures.ThreadPoolExecutor` (`idle_pool_workers`), where there are more than ``idle`` (the count
+    before the student's import)."""
+    frames = _frames()
+    count = max(len(frames), _started() + 1)
+    return count - idle_pool_workers(frames) if idle is not None and count > idle else count
+
+
+def _pool_wait():
+    """The code of `concurrent.futures.thread._worker` and the line where an idle worker waits for its next work
+    item (``work_queue.get(block=True)``), or None where this Python's has no such one line."""
+    import concurrent.futures.thread
+    import inspect
+    code = concurrent.futures.thread._worker.__code__
+    try:
+        lines, start = inspect.getsourcelines(code)
+    except (OSError, TypeError):
+        return None
+    found = [start + i for i, line in enumerate(lines) if "work_queue.get(block=True)" in line]
+    return (code, found[0]) if len(found) == 1 else None
+
+
+POOL_WAIT = _pool_wait()  # (before any student code ran)
+SIMPLE_QUEUE = __import__("queue").SimpleQueue
+
+
+def idle_pool_workers(frames, _type=type):
+    """How many of the threads in ``frames`` (`sys._current_frames`) are a standard thread pool's idle workers:
+    the thread's innermost frame is the standard library's own worker loop, waiting for a work item on the
+    standard library's C queue, with none queued. Such a thread runs nothing until code of the run puts an item
+    there, and then runs it in frames of its own, where the count sees it: an honest form's module-level pool (blind
+    attacks27's and attacks28's alternatives lost 8 and 10 items to the count) is not a thread beside the checks, a
+    job thief is (it waits on the harness's lock in a frame of its own, or with none)."""
+    if POOL_WAIT is None:
+        return 0
+    code, line = POOL_WAIT
+    idle = 0
+    for frame in frames.values():
+        if frame.f_code is not code or frame.f_lineno != line:
+            continue
+        queue = frame.f_locals.get("work_queue")
+        if _type(queue) is SIMPLE_QUEUE and queue.empty():
+            idle += 1
+    return idle
+
+
+def foreign_threads(_sleep=time.sleep):
+    """Is a thread of the student's alive beside the harness's and the driver's (`python_threads` over the count
+    before the student's import)? Asked as each job is handed over (`caller.Caller.census`) and at each case's end.
+    A pool worker that has just finished its item and not yet come back to its queue is counted again after a
+    moment (honest forms wait for their pool's results, and the worker's last lines run after the result is set)."""
+    if not THREADS:
+        return False
+    for pause in (0.0, 0.001, 0.005, 0.02):
+        if pause:
+            _sleep(pause)
+        if python_threads(THREADS[0]) <= THREADS[0]:
+            return False
+    return True
 
 
 def harness_marks():
@@ -371,14 +430,13 @@ def harness_marks():
     thieves replayed a step's history from it)."""
     if CALLER is None:
         return []
-    now = python_threads()
     found = {"sys.settrace (on the thread the probes call it from)": CALLER.traced,
              # (the caller's thread's modes, and this thread's)
              "a torch mode left on (it sees the checks' own operations)": CALLER.moded or CALLER.modes_on(),
              "lrkit_harness.Caller (a method shadowed)": bool(set(vars(CALLER)) & set(type(CALLER).__dict__)),
              "lrkit_harness.Caller.flagged (cleared)": CALLER.flags_cleared,
-             "a thread of its own (the checks call your code on one thread; start none)":
-                 bool(THREADS) and now > THREADS[0]}
+             "a thread of its own (the checks call your code on one thread: start none that outlives your "
+             "call, but a concurrent.futures.ThreadPoolExecutor's idle workers)": CALLER.beside or foreign_threads()}
     return [name for name, seen in found.items() if seen]
 
 
@@ -678,7 +736,7 @@ def child(job, cases_r, answers_w):
                   pipe=os.fstat(cases_r)[1:3])
     before = snapshot()
     GUARD.append(Guard())
-    CALLER.check = GUARD[0].changed
+    CALLER.check, CALLER.census = GUARD[0].changed, foreign_threads
     GUARD[0].harness()
     watch = Watch()
     WATCHES.append(watch)
