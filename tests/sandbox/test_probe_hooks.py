@@ -137,6 +137,10 @@ elif HOW == "frameless":  # C code alone: no Python frame while it waits (blind 
     _thread.start_new_thread(LOCK.acquire, ())
 elif HOW == "in_step":
     STARTED = []
+elif HOW == "baseline":  # the count before the import, raised through the driver's globals (the census's)
+    import lrkit_harness
+    lrkit_harness.caller.census.__globals__["THREADS"] = 1000
+    threading.Thread(target=wait, daemon=True).start()
 
 def step(x):
     if HOW == "in_step" and not STARTED:
@@ -157,6 +161,11 @@ def test_a_thread_of_the_students_own_alive_beside_the_checks_is_tampering(tmp_p
     its output buffer)."""
     case = _case(tmp_path, f"HOW = {how!r}\n" + THREAD)
     assert any("thread of its own" in t for t in case["tampered"]), case
+
+
+def test_the_thread_count_before_the_import_cannot_be_raised(tmp_path):
+    case = _case(tmp_path, "HOW = 'baseline'\n" + THREAD)
+    assert "driver.THREADS" in case["tampered"], case
 
 
 def test_a_thread_joined_inside_the_call_is_not(tmp_path):

@@ -83,7 +83,8 @@ DYNAMO_WRAPPER = torch._disable_dynamo(len).__code__  # torch's own wrapper's co
 GC_CALLBACKS = gc.callbacks  # the collector's own list (the module's name for it can be rebound)
 GENERATOR = torch.default_generator  # (bound before the student's import: the one the probes' draws use)
 PROBES = {}  # "module", its "marks" and its "functions", as loaded before any student code ran
-THREADS = []  # the child's own threads before the student's import (`python_threads`)
+THREADS = 0  # the child's own threads before the student's import (`python_threads`): an int, rebound once before
+# the guard copies the driver's globals, so a change is a rebinding the guard sees (a list's item was not)
 MAX_MESSAGE = 400
 MAX_HEADER = 256 * 1024
 PR_SET_DUMPABLE = 4
@@ -418,7 +419,7 @@ def foreign_threads(_sleep=time.sleep):
     for pause in (0.0, 0.001, 0.005, 0.02):
         if pause:
             _sleep(pause)
-        if python_threads(THREADS[0]) <= THREADS[0]:
+        if python_threads(THREADS) <= THREADS:
             return False
     return True
 
@@ -727,7 +728,7 @@ def child(job, cases_r, answers_w):
     submission = job["submission"]
     with contextlib.suppress(OSError), open("/proc/self/oom_score_adj", "w") as fh:
         fh.write("1000")  # under memory pressure, this process goes first
-    global CALLER
+    global CALLER, THREADS
     CALLER = student_thread.install()  # before the probes' source runs: it imports lrkit_harness
     probes = types.ModuleType("lrkit_probes")
     sys.modules["lrkit_probes"] = probes
@@ -735,6 +736,7 @@ def child(job, cases_r, answers_w):
     PROBES.update(module=probes, marks=probe_marks(probes), functions=dict(vars(probes)), gc=tuple(GC_CALLBACKS),
                   pipe=os.fstat(cases_r)[1:3])
     before = snapshot()
+    THREADS = python_threads()  # (no thread starts between here and the import)
     GUARD.append(Guard())
     CALLER.check, CALLER.census = GUARD[0].changed, foreign_threads
     GUARD[0].harness()
@@ -744,7 +746,6 @@ def child(job, cases_r, answers_w):
     sys.path.append(submission)
     sys.modules["__main__"] = types.ModuleType("__main__")  # the driver's globals (the watch's class) out of reach
     watch.importing, watch.submission = True, os.path.join(os.path.realpath(submission), "")
-    THREADS.append(python_threads())
     for name in job["modules"]:
         try:
             importlib.import_module(name)
