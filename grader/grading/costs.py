@@ -149,6 +149,13 @@ class CostCase:
     # m = d_v = 4, settings the gated items' checks never use: the path was wrong at every gate twin and never where
     # the gated items looked); None: `elsewhere`'s, the measured call's settings but the decay
     gate_twin_draw: Callable[[int], tuple] | None = None
+    # ... and the check whose student process runs them: one of the items this check gates, whose probe is the cost
+    # probe (the basics' chunk_boundaries), so a gate twin comes after the calls the gated items' own process makes,
+    # not after the comparing check's measured-looking ones (blind attacks28: a flag set by the first call that looked
+    # measured, a cheap wrong path taken by every call after it in the process, was wrong at every gate twin in the
+    # comparing check's process and never in the gated items'); judged as the comparing check's case all the same;
+    # "": the comparing check's process
+    gate_twin_among: str = ""
     # ... and the lengths its gate twins are compared at: the gated items' own (the basics' chunk items are judged
     # over 13 tokens), where a form that is right below the short twin's few dozen tokens and cheap and wrong from
     # them on is right where the gated items look and wrong everywhere the excuse was read (blind attacks26); None:

@@ -69,10 +69,16 @@ class PlannedCase:
     short_twin_of: str = ""  # a cost case's short twin (`costs.twin(short=True)`): that cost case's id (it runs
     # ``twin_probe`` too, and is an ordinary compared case: a failure there is the form failing where compared)
     gate_twin_of: str = ""  # ... and the short twin of its call at the gated items' settings (`costs.at_gate`)
+    runs_in: str = ""  # the check whose process runs it, where not its own (a gate twin: `CostCase.gate_twin_among`)
 
     @property
     def probe(self) -> str:
         return self.twin_probe or self.spec.probe
+
+    @property
+    def group(self) -> str:
+        """The check whose student process runs it (one process a check): its own, or ``runs_in``."""
+        return self.runs_in or self.spec.name
 
     @property
     def is_twin(self) -> bool:
@@ -119,14 +125,21 @@ def _plan(tree: str, stamp: int, drawn: str) -> list[PlannedCase]:  # drawn: the
         cases = by_check[name]  # of the compared calls' sequence, made from the hidden source, foresees it
         by_check[name] = [cases[i] for i in draws.order(name, len(cases))]  # (blind attacks13's case script)
     for p in measured:
-        _add_twin(p, by_check[p.case.compared_by], specs[p.case.compared_by])
+        among = p.case.gate_twin_among
+        if among and (among not in by_check or specs[among].probe != p.spec.probe):
+            raise ValueError(f"cost case {p.case.label!r} of {p.spec.name}: gate_twin_among names {among!r}, which "
+                             f"is not a check whose probe is {p.spec.probe!r} (the gate twin runs that probe)")
+        _add_twin(p, by_check[p.case.compared_by], specs[p.case.compared_by], among, by_check.get(among))
     return [p for name in sorted(by_check) for p in by_check[name]]
 
 
-def _add_twin(p: PlannedCase, cases: list[PlannedCase], compared: CheckSpec) -> None:
+def _add_twin(p: PlannedCase, cases: list[PlannedCase], compared: CheckSpec, among: str = "",
+              gated: list[PlannedCase] | None = None) -> None:
     """The cost case ``p``'s twin (`costs.twin`) among the comparing check's ``cases``, at a place drawn from the
     grader's secret (`draws.place`: the same for the model's runs and every student's); the cost runs hand the
-    cost case over where the twin stands (`_companions`), after the cases before it."""
+    cost case over where the twin stands (`_companions`), after the cases before it. Its gate twin stands among
+    ``gated``, the cases of the check ``among`` (``CostCase.gate_twin_among``), run in that check's process and
+    judged as the comparing check's case; among ``cases`` without one."""
     at = draws.twin(p.id)  # its length, per submission; its settings and inputs the measured call's
     twin = PlannedCase(f"{compared.name}-{len(cases):03d}", compared, costs.twin(p.case, draws.measured(), at),
                        twin_of=p.id, twin_probe=p.spec.probe)
@@ -136,10 +149,18 @@ def _add_twin(p: PlannedCase, cases: list[PlannedCase], compared: CheckSpec) -> 
                         twin_probe=p.spec.probe)
     cases.insert(draws.place(short.id, len(cases) + 1), short)
     there = costs.gate_twin(p.case, draws.measured(), at)
-    if there is not None:  # the call measured again where the gated items are judged, over a few dozen tokens
+    if there is None:
+        return
+    # the call measured again where the gated items are judged, over a few dozen tokens
+    if not among:
         gate = PlannedCase(f"{compared.name}-{len(cases):03d}", compared, there, gate_twin_of=p.id,
                            twin_probe=p.spec.probe)
         cases.insert(draws.place(gate.id, len(cases) + 1), gate)
+        return
+    number = sum(1 for q in gated if q.spec.name == compared.name)  # (its id: not one of the comparing check's)
+    gate = PlannedCase(f"{compared.name}-g{number:03d}", compared, there, gate_twin_of=p.id, twin_probe=p.spec.probe,
+                       runs_in=among)
+    gated.insert(draws.place(gate.id, len(gated) + 1), gate)
 
 
 def _job(tree: Path, planned: list[PlannedCase], config: AssignmentConfig, unsandboxed: bool,
@@ -148,10 +169,10 @@ def _job(tree: Path, planned: list[PlannedCase], config: AssignmentConfig, unsan
     in an order drawn for this submission (`draws.order`), each check's cases together and in their order, so
     the check that runs just before a comparing check, whose process may leave a mark on the host for the next
     (blind attacks16: names looked up and cached), is no table's."""
-    names = list(dict.fromkeys(p.spec.name for p in planned))
+    names = list(dict.fromkeys(p.group for p in planned))
     order = [names[i] for i in draws.order("\0checks", len(names))]  # (no check is named so)
-    by_check = {name: [p for p in planned if p.spec.name == name] for name in order}
-    return _job_bytes(tree, config, [(p.id, p.probe, p.case.inputs, p.spec.name) for name in order
+    by_check = {name: [p for p in planned if p.group == name] for name in order}
+    return _job_bytes(tree, config, [(p.id, p.probe, p.case.inputs, p.group) for name in order
                                      for p in by_check[name]], case_timeout or config.limits.case_timeout_s,
                       unsandboxed)
 
@@ -347,7 +368,7 @@ class OrdinaryRuns:
                                             for p in part), (), (), 0.0))
             return
         limits, timeout = self.limits, None
-        if part[0].spec.name in self.comparing:  # a cost case's form compared: no limit lower than a cost run's
+        if part[0].group in self.comparing:  # a cost case's form compared: no limit lower than a cost run's
             limits, timeout = comparing_run_limits(self.config.limits, self.limits), case_limit_s(self.config.limits)
         job = _job(self.tree, part, self.config, self.unsandboxed, timeout)
         result = _sandboxed(self.tree, self.submission, job, limits, unsandboxed=self.unsandboxed,
@@ -376,12 +397,12 @@ def _ordinary_runs(ordinary: list[PlannedCase], measured: list[PlannedCase], apa
     a process of the shared run can read how many came before it (docs/authoring.md): no cost case's form is
     compared there. Each comparing check's run comes `COMPARING_RUNS` times (`_with_costs` places them)."""
     alone = sorted({p.case.compared_by for p in measured if p.case.compared_by})
-    rest = [p for p in ordinary if p.spec.name not in alone]
-    names = list(dict.fromkeys(p.spec.name for p in rest))
+    rest = [p for p in ordinary if p.group not in alone]
+    names = list(dict.fromkeys(p.group for p in rest))
     size = CHECKS_PER_RUN if apart else max(len(names), 1)
     shared = [set(names[i:i + size]) for i in range(0, len(names), size)]
-    parts = [[p for p in rest if p.spec.name in run] for run in shared] + [
-        [p for p in ordinary if p.spec.name == name] for name in alone for _ in range(COMPARING_RUNS)]
+    parts = [[p for p in rest if p.group in run] for run in shared] + [
+        [p for p in ordinary if p.group == name] for name in alone for _ in range(COMPARING_RUNS)]
     return [part for part in parts if part]
 
 
@@ -496,7 +517,7 @@ def _with_costs(ordinary: OrdinaryRuns, planned: list[PlannedCase], measured: li
 
 def _compared(p: PlannedCase, planned: list[PlannedCase]) -> list[PlannedCase]:
     """The cases of the check that compares cost case ``p``'s form, in plan order (its twins among them)."""
-    return [q for q in planned if isinstance(q.case, Case) and q.spec.name == p.case.compared_by]
+    return [q for q in planned if isinstance(q.case, Case) and q.group == p.case.compared_by]
 
 
 def _measured_where_gated(planned: list[PlannedCase], measured: list[PlannedCase], by_id: dict[str, CaseOutcome],
@@ -511,7 +532,7 @@ def _measured_where_gated(planned: list[PlannedCase], measured: list[PlannedCase
         if there is None:
             continue
         mine = {q.id for q in measured if q.spec.name == p.spec.name}
-        gate_twins = tuple(out[q.id] for q in _compared(p, planned) if q.gate_twin_of in mine)
+        gate_twins = tuple(out[q.id] for q in planned if q.gate_twin_of in mine)
         out[p.id] = costs.judge_elsewhere(p.spec, out[p.id], there, runner(p), stamp, kept, gate_twins)
     return out
 

@@ -176,6 +176,14 @@ def test_each_check_that_compares_a_cost_case_runs_alone_and_outcomes_come_back_
         assert [[p.id for p in part] for part in parts] == [
             ["a_other-000", "a_other-001", "c_other-000", "c_other-001"]] + [
             ["b_compared-000", "b_compared-001"]] * probing.COMPARING_RUNS
+    # a gate twin (the comparing check's case, run in a gated item's process: `CostCase.gate_twin_among`) runs in
+    # that check's run, not in the comparing check's own
+    gate = probing.PlannedCase("b_compared-g000", SimpleNamespace(name="b_compared", title="b"),
+                               Case(label="gate", inputs={}), gate_twin_of="cost_b-000", runs_in="c_other")
+    parts = probing._ordinary_runs(ordinary[:5] + [gate] + ordinary[5:], measured, apart=True)
+    assert [[p.id for p in part] for part in parts] == [
+        ["a_other-000", "a_other-001", "c_other-000", "b_compared-g000", "c_other-001"]] + [
+        ["b_compared-000", "b_compared-001"]] * probing.COMPARING_RUNS
     many = [planned(f"c{n:03d}", 0) for n in range(probing.CHECKS_PER_RUN + 5)]  # more checks than one run holds
     assert sorted(len(part) for part in probing._ordinary_runs(many, [], apart=True)) == [5, probing.CHECKS_PER_RUN]
     assert [len(part) for part in probing._ordinary_runs(many, [], apart=False)] == [len(many)]

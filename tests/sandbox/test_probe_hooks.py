@@ -137,6 +137,14 @@ elif HOW == "frameless":  # C code alone: no Python frame while it waits (blind 
     _thread.start_new_thread(LOCK.acquire, ())
 elif HOW == "in_step":
     STARTED = []
+elif HOW == "pthread":  # libc's thread on a C callable through ctypes: no frame, no `_thread` start (blind attacks29)
+    import collections, ctypes, functools
+    LOCK = threading.Lock()
+    LOCK.acquire()
+    CALLBACK = ctypes.CFUNCTYPE(None)(functools.partial(collections.deque, iter(LOCK.acquire, None), 0))
+    TID = ctypes.c_ulong()
+    ctypes.CDLL(None).pthread_create(ctypes.byref(TID), None, ctypes.cast(CALLBACK, ctypes.c_void_p), None)
+    time.sleep(0.05)
 elif HOW == "baseline":  # the count before the import, raised through the driver's globals (the census's)
     import lrkit_harness
     lrkit_harness.caller.census.__globals__["THREADS"] = 1000
@@ -154,7 +162,7 @@ def step(x):
 """
 
 
-@pytest.mark.parametrize("how", ["threading", "_thread", "in_step", "frameless"])
+@pytest.mark.parametrize("how", ["threading", "_thread", "in_step", "frameless", "pthread"])
 def test_a_thread_of_the_students_own_alive_beside_the_checks_is_tampering(tmp_path, how):
     """A thread the student's code starts and leaves running can wait on the harness's lock ahead of its thread and
     take every job handed over (blind attacks27's job thieves replayed a step's history from the probe's stream and
@@ -184,9 +192,19 @@ LOCK.acquire()
 def half(x):
     return x * 2.0
 
+if HOW == "mp_pool":  # multiprocessing's pool of threads: workers and three handler threads, all idle between calls
+    from multiprocessing.pool import ThreadPool
+    MP = ThreadPool(2)
+elif HOW == "pool_site":  # a pool's own wait called with the harness's lock in the queue's getter's place
+    import queue
+    from multiprocessing.pool import Pool
+    threading.Thread(target=Pool._handle_results, args=(queue.SimpleQueue(), LOCK.acquire, {}), daemon=True).start()
+
 def step(x):
     if HOW == "pool":
         return POOL.submit(half, x).result()
+    if HOW == "mp_pool":
+        return MP.apply(half, (x,))
     if HOW == "pool_waiting":  # a work item left waiting beside the checks (in C: the pool's own frame above it)
         POOL.submit(LOCK.acquire)
     if HOW == "pool_sleeping":
@@ -208,15 +226,16 @@ PASSING = []
 """
 
 
-def test_a_thread_pools_idle_workers_are_not_a_thread_of_its_own(tmp_path):
-    """A module-level `ThreadPoolExecutor` whose work items the call waits for: its workers outlive every call, idle
-    on the pool's own queue, and take nothing handed over (blind attacks27's and attacks28's alternatives lost 8 and
-    10 items when every live thread counted)."""
-    case = _case(tmp_path, "HOW = 'pool'\n" + POOL)
+@pytest.mark.parametrize("how", ["pool", "mp_pool"])
+def test_a_thread_pools_idle_workers_are_not_a_thread_of_its_own(tmp_path, how):
+    """A module-level `ThreadPoolExecutor` (or `multiprocessing.pool.ThreadPool`) whose work items the call waits
+    for: its threads outlive every call, idle on the pool's own queue or poll, and take nothing handed over (blind
+    attacks27's and attacks28's alternatives lost 8, 10 and 9 items when every live thread counted)."""
+    case = _case(tmp_path, f"HOW = {how!r}\n" + POOL)
     assert "error" not in case and case["tampered"] == [], case
 
 
-@pytest.mark.parametrize("how", ["pool_waiting", "pool_sleeping"])
+@pytest.mark.parametrize("how", ["pool_waiting", "pool_sleeping", "pool_site"])
 def test_a_pool_worker_left_running_beside_the_checks_is_a_thread_of_its_own(tmp_path, how):
     case = _case(tmp_path, f"HOW = {how!r}\n" + POOL)
     assert any("thread of its own" in t for t in case["tampered"]), case
@@ -227,6 +246,44 @@ def test_a_thread_alive_as_a_later_call_of_the_case_is_handed_over_is_seen_thoug
     harness's lock between two calls of one case and was gone when the case ended."""
     case = _case(tmp_path, "HOW = 'passing'\n" + POOL, probe="twice")
     assert any("thread of its own" in t for t in case["tampered"]), case
+
+
+COURIER = """
+import gc
+import lrkit_harness
+
+SEEN = []
+
+class Courier:
+    # garbage that reads the harness's job when the collector finalizes it, and leaves the next one behind
+    def __init__(self):
+        self.me = self
+
+    def __del__(self):
+        if lrkit_harness.caller.job is not None:
+            SEEN.append(True)
+        Courier()
+
+gc.set_threshold(1, 1 << 30, 1 << 30)  # a collection at nearly every allocation
+Courier()
+
+def first():
+    return 1.0
+
+def second():
+    gc.set_threshold(700, 10, 10)
+    if SEEN:
+        raise RuntimeError("a finalizer saw the job")
+    return 2.0
+"""
+
+
+def test_no_finalizer_of_the_students_runs_while_a_job_is_handed_over(tmp_path):
+    """Blind attacks29's courier: with the collector run at nearly every allocation, a finalizer of its garbage ran
+    on the probe's thread (or the harness's) while the job waited there, and read the steps job's stream; it needs no
+    thread of its own. The collector is off from the job's making to the harness thread's taking it."""
+    case = _case(tmp_path, COURIER, probe="twice")
+    assert "error" not in case, case
 
 
 def test_torch_dynamo_wrapping_manual_seed_is_not_tampering(tmp_path):

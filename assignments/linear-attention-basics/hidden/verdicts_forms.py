@@ -433,6 +433,7 @@ def _form_case(form, name, lead=COST_LEAD, lengths=COST_LENGTHS):
                     compared_by=COMPARED_BY[form], outputs=digested,
                     elsewhere=gated if form in GATED_GAMMAS else None,
                     gate_twin_draw=gate_twin if form in GATED_GAMMAS else None,
+                    gate_twin_among="chunk_boundaries" if form in GATED_GAMMAS else "",
                     gate_twin_lengths=GATED_LENGTHS if form in GATED_GAMMAS else None,
                     # at the digest's scale: its sums add thousands of outputs, so a guarding epsilon of 1e-6 in
                     # the normalizer (a correct form there) moves them by more than 1e-8 (blind round 6 lost

@@ -41,6 +41,7 @@ NEW_ROOT = "/proc"  # where the new root is built: the one mount surely there th
 DEVICES = ("null", "zero", "full", "random", "urandom", "tty")
 PLAIN = kernel.MS_NOSUID | kernel.MS_NODEV  # a mount's flags: no set-uid programs, no device files
 MAX_FOLDER_BYTES = 64 << 20  # the submission's copy in a check run holds its modules (a few MiB at most)
+SHM_KB = 256  # /dev/shm: a few POSIX semaphores (a page each), not a place to keep arrays
 
 
 def enter(room, pipes=None):
@@ -220,7 +221,11 @@ def _new_dev(dev):
     for name, target in (("stdin", "/proc/self/fd/0"), ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2"),
                          ("fd", "/proc/self/fd")):
         os.symlink(target, os.path.join(dev, name))
+    # a small /dev/shm of its own, as a machine has one: the standard library's POSIX semaphores live there
+    # (`multiprocessing`'s locks, and so `multiprocessing.pool.ThreadPool`: an honest form on one raised "Read-only
+    # file system", blind attacks28); its pages are charged to the run as any memory is
     os.mkdir(os.path.join(dev, "shm"), 0o755)
+    kernel.mount("tmpfs", os.path.join(dev, "shm"), "tmpfs", PLAIN, f"mode=1777,size={SHM_KB}k")
 
 
 def _fresh_folder(folder, copy, disk_mb):

@@ -10,11 +10,13 @@ is these few frames of this file and of `threading`, the same in every run, ever
 The probes import it as ``lrkit_harness`` (the driver registers it before their source runs; the authoring
 preflight does too). Standalone: the standard library, and torch where the probes use it (the caller's grad mode,
 which torch keeps per thread, is carried over to each call)."""
+import gc
 import itertools
 import sys
 import threading
 
 NAME = "lrkit_harness"
+COLLECTING, STOP_COLLECTING, COLLECT = gc.isenabled, gc.disable, gc.enable  # (bound before any student code ran)
 
 
 def _plain(value):
@@ -102,7 +104,14 @@ class Caller:
 
     def _run(self, fn, n, args, chained, state, take):
         torch = sys.modules.get("torch")  # (an assignment without torch has no grad mode to carry over)
-        self.job = (fn, n, args, chained, state, take, torch.is_grad_enabled() if torch is not None else None)
+        # no collection while the job waits for this thread: a collection runs the finalizers of the student's
+        # garbage (``__del__``, weakref callbacks) on whichever thread allocates, and one that read ``job`` there took
+        # the steps job's stream of tokens with no thread of its own (blind attacks29's courier); the harness thread
+        # turns it back on once the job is out of reach (`serve`)
+        collecting = COLLECTING()
+        STOP_COLLECTING()
+        self.job = (fn, n, args, chained, state, take, torch.is_grad_enabled() if torch is not None else None,
+                    collecting)
         if self.census is not None and not self.beside and self.census():
             next(self.besides)
         self.go.release()
@@ -121,8 +130,11 @@ class Caller:
     def serve(self):
         while True:
             self.go.acquire()
-            fn, n, args, chained, state, take, grad = self.job
-            self.job, outputs, error, out = None, [], None, None
+            fn, n, args, chained, state, take, grad, collecting = self.job
+            self.job = None
+            if collecting:
+                COLLECT()
+            outputs, error, out = [], None, None
             try:
                 if grad is not None:
                     sys.modules["torch"]._C._set_grad_enabled(grad)

@@ -358,54 +358,86 @@ def collector_callbacks():
     return out
 
 
-def python_threads(idle=None, _frames=sys._current_frames, _started=_thread._count):  # (bound before any student
-    # code ran)
-    """The threads of this process that can act, as a count: the interpreter's own list of those running Python code
-    (`threading`'s misses `_thread`'s, and a nested PID namespace has no /proc/self), or, where more, those `_thread`
-    started and that are alive, the main thread beside them (a thread started on C code alone, waiting in a lock's
-    acquire, has no Python frame to list: blind attacks28's frameless job thief); ``idle``: less the idle workers of
+def python_threads(idle=None, _frames=sys._current_frames, _states=sys._current_exceptions,
+                   _started=_thread._count):  # (bound before any student code ran)
+    """The threads of this process that can act, as a count: the most of the interpreter's own lists, of the threads
+    running Python code (`threading`'s misses `_thread`'s, and a nested PID namespace has no /proc/self) and of every
+    thread state (`sys._current_exceptions`), and of those `_thread` started and that are alive, the main thread
+    beside them. A thread on C code alone, waiting in a lock's acquire, has no Python frame to list (blind attacks28's
+    frameless job thief), and one made by libc's ``pthread_create`` through ctypes, calling a C callable, none either
+    and no `_thread` start (attacks29); each has a thread state, made when it first took the interpreter. ``idle``: less the idle workers of
     a `concurrent.futures.ThreadPoolExecutor` (`idle_pool_workers`), where there are more than ``idle`` (the count
     before the student's import)."""
     frames = _frames()
-    count = max(len(frames), _started() + 1)
+    count = max(len(frames), len(_states()), _started() + 1)
     return count - idle_pool_workers(frames) if idle is not None and count > idle else count
 
 
-def _pool_wait():
-    """The code of `concurrent.futures.thread._worker` and the line where an idle worker waits for its next work
-    item (``work_queue.get(block=True)``), or None where this Python's has no such one line."""
+def _wait_sites():
+    """Where a standard thread pool's thread waits, idle, for the next thing to do: {code: (lines, what it waits on)}.
+    What it waits on: ``("queue", local)``, the standard library's C queue in that local, read with its own
+    ``get`` (``("queue", local, getter)``: through that local, the queue's bound ``get``), or ``("poll",)``, a
+    selector's poll of file descriptors (`multiprocessing.pool.ThreadPool`'s worker handler waits so, in
+    `multiprocessing.connection.wait`). A site whose line is not found in this Python's source is left out."""
     import concurrent.futures.thread
     import inspect
-    code = concurrent.futures.thread._worker.__code__
-    try:
-        lines, start = inspect.getsourcelines(code)
-    except (OSError, TypeError):
-        return None
-    found = [start + i for i, line in enumerate(lines) if "work_queue.get(block=True)" in line]
-    return (code, found[0]) if len(found) == 1 else None
+    import multiprocessing.pool
+    import selectors
+    sites = [(concurrent.futures.thread._worker, "work_queue.get(block=True)", ("queue", "work_queue")),
+             (multiprocessing.pool.worker, "task = get()", ("queue", "inqueue", "get")),
+             (multiprocessing.pool.Pool._handle_tasks, "in iter(taskqueue.get, None):", ("queue", "taskqueue")),
+             (multiprocessing.pool.Pool._handle_results, "task = get()", ("queue", "outqueue", "get"))]
+    if hasattr(selectors, "PollSelector"):
+        sites.append((selectors.PollSelector.select, "self._selector.poll(", ("poll",)))
+    out = {}
+    for function, text, what in sites:
+        code = function.__code__
+        try:
+            lines, start = inspect.getsourcelines(code)
+        except (OSError, TypeError):
+            continue
+        found = frozenset(start + i for i, line in enumerate(lines) if text in line)
+        if found:
+            out[code] = (found, what)
+    return out
 
 
-POOL_WAIT = _pool_wait()  # (before any student code ran)
+WAIT_SITES = _wait_sites()  # (before any student code ran)
 SIMPLE_QUEUE = __import__("queue").SimpleQueue
+GET = type(SIMPLE_QUEUE().get)  # (the type of a C method bound to its queue)
+POLL_SELECTOR = getattr(__import__("selectors"), "PollSelector", None)
+POLL = type(select.poll()) if hasattr(select, "poll") else None
 
 
-def idle_pool_workers(frames, _type=type):
-    """How many of the threads in ``frames`` (`sys._current_frames`) are a standard thread pool's idle workers:
-    the thread's innermost frame is the standard library's own worker loop, waiting for a work item on the
-    standard library's C queue, with none queued. Such a thread runs nothing until code of the run puts an item
-    there, and then runs it in frames of its own, where the count sees it: an honest form's module-level pool (blind
-    attacks27's and attacks28's alternatives lost 8 and 10 items to the count) is not a thread beside the checks, a
-    job thief is (it waits on the harness's lock in a frame of its own, or with none)."""
-    if POOL_WAIT is None:
-        return 0
-    code, line = POOL_WAIT
+def idle_pool_workers(frames, _type=type, _vars=vars):
+    """How many of the threads in ``frames`` (`sys._current_frames`) are a standard thread pool's idle threads: the
+    innermost frame is one of the standard library's own waits (`WAIT_SITES`: a `concurrent.futures` pool's worker,
+    a `multiprocessing.pool.ThreadPool`'s workers and handlers), on the standard library's own C queue, with
+    nothing queued, or in a selector's poll of file descriptors. Such a thread runs nothing until code of the run puts
+    an item there or writes to a descriptor, and then runs in frames where the count sees it: an honest form's
+    module-level pool (blind attacks27's and attacks28's alternatives lost 8 and 10 items when every live thread
+    counted; attacks28 (basics) a `ThreadPool`'s, 9) is not a thread beside the checks, a job thief is (it waits on
+    the harness's lock in a frame of its own, or with none). What is waited on is read from the frame's own locals,
+    by exact type, so a pool's wait called with a lock in the queue's place is not idle."""
     idle = 0
     for frame in frames.values():
-        if frame.f_code is not code or frame.f_lineno != line:
+        site = WAIT_SITES.get(frame.f_code)
+        if site is None or frame.f_lineno not in site[0]:
             continue
-        queue = frame.f_locals.get("work_queue")
-        if _type(queue) is SIMPLE_QUEUE and queue.empty():
-            idle += 1
+        what, names = site[1], frame.f_locals
+        if what[0] == "poll":
+            selector = names.get("self")
+            if _type(selector) is not POLL_SELECTOR or _type(_vars(selector).get("_selector")) is not POLL:
+                continue
+        else:
+            queue = names.get(what[1])
+            if _type(queue) is not SIMPLE_QUEUE or not queue.empty():
+                continue
+            if len(what) > 2:
+                getter = names.get(what[2])
+                if _type(getter) is not GET or getter.__self__ is not queue or getter.__name__ != "get":
+                    continue
+        idle += 1
     return idle
 
 
