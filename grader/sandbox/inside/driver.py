@@ -365,8 +365,8 @@ def python_threads(idle=None, _frames=sys._current_frames, _states=sys._current_
     thread state (`sys._current_exceptions`), and of those `_thread` started and that are alive, the main thread
     beside them. A thread on C code alone, waiting in a lock's acquire, has no Python frame to list (blind attacks28's
     frameless job thief), and one made by libc's ``pthread_create`` through ctypes, calling a C callable, none either
-    and no `_thread` start (attacks29); each has a thread state, made when it first took the interpreter. ``idle``: less the idle workers of
-    a `concurrent.futures.ThreadPoolExecutor` (`idle_pool_workers`), where there are more than ``idle`` (the count
+    and no `_thread` start (attacks29); each has a thread state, made when it first took the interpreter. ``idle``:
+    less a standard thread pool's idle threads (`idle_pool_workers`), where there are more than ``idle`` (the count
     before the student's import)."""
     frames = _frames()
     count = max(len(frames), len(_states()), _started() + 1)
@@ -469,7 +469,7 @@ def harness_marks():
              "lrkit_harness.Caller (a method shadowed)": bool(set(vars(CALLER)) & set(type(CALLER).__dict__)),
              "lrkit_harness.Caller.flagged (cleared)": CALLER.flags_cleared,
              "a thread of its own (the checks call your code on one thread: start none that outlives your "
-             "call, but a concurrent.futures.ThreadPoolExecutor's idle workers)": CALLER.beside or foreign_threads()}
+             "call, but a thread pool's idle workers)": CALLER.beside or foreign_threads()}
     return [name for name, seen in found.items() if seen]
 
 
