@@ -143,19 +143,23 @@ class CostCase:
     # where the form is efficient there (blind attacks23: a slow form raising, or cheap and wrong, at decays near 1
     # only kept the gated items); None: the excuse rests on the short twin alone
     elsewhere: Callable[[int], tuple] | None = None
-    # seed -> (inputs, expect[, arrays]) of its gate twins (`gate_twin`), as one of the gated items' own cases makes
-    # its call: their leading dims, widths, decay and chunk size, every setting the reference does not need changed
-    # (blind attacks25 keyed a cheap, wrong path on the measured chunk sizes, attacks27 on the measured lead and on
-    # m = d_v = 4, settings the gated items' checks never use: the path was wrong at every gate twin and never where
-    # the gated items looked); None: `elsewhere`'s, the measured call's settings but the decay
-    gate_twin_draw: Callable[[int], tuple] | None = None
-    # ... and the check whose student process runs them: one of the items this check gates, whose probe is the cost
-    # probe (the basics' chunk_boundaries), so a gate twin comes after the calls the gated items' own process makes,
-    # not after the comparing check's measured-looking ones (blind attacks28: a flag set by the first call that looked
-    # measured, a cheap wrong path taken by every call after it in the process, was wrong at every gate twin in the
-    # comparing check's process and never in the gated items'); judged as the comparing check's case all the same;
-    # "": the comparing check's process
-    gate_twin_among: str = ""
+    # seed, check -> (inputs, expect[, arrays[, outputs]]) of its gate twin in that check's process (`gate_twin`), as
+    # one of that gated item's own cases makes its call, for that check's probe: their leading dims, widths, decay and
+    # chunk size, every setting the reference does not need changed (blind attacks25 keyed a cheap, wrong path on the
+    # measured chunk sizes, attacks27 on the measured lead and on m = d_v = 4, settings the gated items' checks never
+    # use: the path was wrong at every gate twin and never where the gated items looked); ``outputs``: what its result
+    # is judged as (the returned state beside the outputs' digest, say); None: `elsewhere`'s, the measured call's
+    # settings but the decay, in the comparing check's process
+    gate_twin_draw: Callable[[int, str], tuple] | None = None
+    # ... and the checks whose student processes run them, one gate twin each: the items this check gates (the
+    # basics' chunk_boundaries and partial_chunk_state), so a gate twin comes after the calls the gated item's own
+    # process makes, not after the comparing check's measured-looking ones (blind attacks28: a flag set by the first
+    # call that looked measured, a cheap wrong path taken by every call after it in the process, was wrong at every
+    # gate twin in the comparing check's process and never in the gated items'), and asks for what that item judges
+    # (attacks29: a form right on every call that asks for the state, cheap and wrong on the others, kept
+    # partial_chunk_state when the one gate twin asked for outputs only); judged as the comparing check's cases all
+    # the same; (): one gate twin, in the comparing check's process
+    gate_twin_among: tuple[str, ...] = ()
     # ... and the lengths its gate twins are compared at: the gated items' own (the basics' chunk items are judged
     # over 13 tokens), where a form that is right below the short twin's few dozen tokens and cheap and wrong from
     # them on is right where the gated items look and wrong everywhere the excuse was read (blind attacks26); None:
@@ -200,14 +204,17 @@ def at_gate(case: CostCase, seed: int) -> CostCase | None:
                                      draw=case.elsewhere, elsewhere=None), seed)
 
 
-def gate_twin(case: CostCase, seed: int, at: float) -> Case | None:
+def gate_twin(case: CostCase, seed: int, at: float, among: str = "") -> Case | None:
     """The compared case that stands for ``case``'s call at the gated items' settings (`at_gate`) over a few dozen
-    tokens (``gate_twin_lengths``: the gated items' own), made as the gated items' own cases make theirs
+    tokens (``gate_twin_lengths``: the gated items' own), made as the gated item ``among``'s own cases make theirs
     (``gate_twin_draw``), so no setting tells it from them; None without ``elsewhere``."""
     if case.elsewhere is None:
         return None
-    there = drawn(dataclasses.replace(case, label=f"{case.label}, at the settings its gated items are judged at",
-                                      draw=case.gate_twin_draw or case.elsewhere, elsewhere=None), seed)
+    made = case.gate_twin_draw(seed, among) if case.gate_twin_draw is not None else case.elsewhere(seed)
+    there = dataclasses.replace(case, label=f"{case.label}, at the settings its gated items are judged at"
+                                            + (f" ({among}'s)" if among else ""),
+                                inputs=made[0], expect=made[1], arrays=made[2] if len(made) > 2 else case.arrays,
+                                outputs=made[3] if len(made) > 3 else case.outputs, draw=None, elsewhere=None)
     if case.gate_twin_lengths is not None:
         there = dataclasses.replace(there, short_twin_lengths=case.gate_twin_lengths)
     return twin(there, seed, at, short=True)

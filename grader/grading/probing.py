@@ -125,21 +125,22 @@ def _plan(tree: str, stamp: int, drawn: str) -> list[PlannedCase]:  # drawn: the
         cases = by_check[name]  # of the compared calls' sequence, made from the hidden source, foresees it
         by_check[name] = [cases[i] for i in draws.order(name, len(cases))]  # (blind attacks13's case script)
     for p in measured:
-        among = p.case.gate_twin_among
-        if among and (among not in by_check or specs[among].probe != p.spec.probe):
-            raise ValueError(f"cost case {p.case.label!r} of {p.spec.name}: gate_twin_among names {among!r}, which "
-                             f"is not a check whose probe is {p.spec.probe!r} (the gate twin runs that probe)")
-        _add_twin(p, by_check[p.case.compared_by], specs[p.case.compared_by], among, by_check.get(among))
+        unknown = [name for name in p.case.gate_twin_among if name not in by_check]
+        if unknown:
+            raise ValueError(f"cost case {p.case.label!r} of {p.spec.name}: gate_twin_among names {unknown[0]!r}, "
+                             "which is not one of the checks")
+        _add_twin(p, by_check[p.case.compared_by], specs[p.case.compared_by],
+                  {name: (specs[name], by_check[name]) for name in p.case.gate_twin_among})
     return [p for name in sorted(by_check) for p in by_check[name]]
 
 
-def _add_twin(p: PlannedCase, cases: list[PlannedCase], compared: CheckSpec, among: str = "",
-              gated: list[PlannedCase] | None = None) -> None:
+def _add_twin(p: PlannedCase, cases: list[PlannedCase], compared: CheckSpec,
+              gated: dict[str, tuple[CheckSpec, list[PlannedCase]]] | None = None) -> None:
     """The cost case ``p``'s twin (`costs.twin`) among the comparing check's ``cases``, at a place drawn from the
     grader's secret (`draws.place`: the same for the model's runs and every student's); the cost runs hand the
-    cost case over where the twin stands (`_companions`), after the cases before it. Its gate twin stands among
-    ``gated``, the cases of the check ``among`` (``CostCase.gate_twin_among``), run in that check's process and
-    judged as the comparing check's case; among ``cases`` without one."""
+    cost case over where the twin stands (`_companions`), after the cases before it. Its gate twins stand one among
+    the cases of each ``gated`` check (``CostCase.gate_twin_among``: {name: (its spec, its cases)}), each run in that
+    check's process with that check's probe and judged as the comparing check's case; one among ``cases`` without."""
     at = draws.twin(p.id)  # its length, per submission; its settings and inputs the measured call's
     twin = PlannedCase(f"{compared.name}-{len(cases):03d}", compared, costs.twin(p.case, draws.measured(), at),
                        twin_of=p.id, twin_probe=p.spec.probe)
@@ -148,19 +149,23 @@ def _add_twin(p: PlannedCase, cases: list[PlannedCase], compared: CheckSpec, amo
                         costs.twin(p.case, draws.measured(), at, short=True), short_twin_of=p.id,
                         twin_probe=p.spec.probe)
     cases.insert(draws.place(short.id, len(cases) + 1), short)
-    there = costs.gate_twin(p.case, draws.measured(), at)
-    if there is None:
-        return
     # the call measured again where the gated items are judged, over a few dozen tokens
-    if not among:
-        gate = PlannedCase(f"{compared.name}-{len(cases):03d}", compared, there, gate_twin_of=p.id,
-                           twin_probe=p.spec.probe)
-        cases.insert(draws.place(gate.id, len(cases) + 1), gate)
+    if not gated:
+        there = costs.gate_twin(p.case, draws.measured(), at)
+        if there is not None:
+            gate = PlannedCase(f"{compared.name}-{len(cases):03d}", compared, there, gate_twin_of=p.id,
+                               twin_probe=p.spec.probe)
+            cases.insert(draws.place(gate.id, len(cases) + 1), gate)
         return
-    number = sum(1 for q in gated if q.spec.name == compared.name)  # (its id: not one of the comparing check's)
-    gate = PlannedCase(f"{compared.name}-g{number:03d}", compared, there, gate_twin_of=p.id, twin_probe=p.spec.probe,
-                       runs_in=among)
-    gated.insert(draws.place(gate.id, len(gated) + 1), gate)
+    for among, (spec, theirs) in gated.items():
+        there = costs.gate_twin(p.case, draws.measured(), at, among)
+        if there is None:
+            return
+        # (its id: not one of the comparing check's, nor another gate twin's)
+        number = sum(1 for _, listed in gated.values() for q in listed if q.spec.name == compared.name)
+        gate = PlannedCase(f"{compared.name}-g{number:03d}", compared, there, gate_twin_of=p.id, twin_probe=spec.probe,
+                           runs_in=among)
+        theirs.insert(draws.place(gate.id, len(theirs) + 1), gate)
 
 
 def _job(tree: Path, planned: list[PlannedCase], config: AssignmentConfig, unsandboxed: bool,

@@ -164,13 +164,19 @@ def test_a_gate_twin_is_made_by_the_gated_items_own_draw_where_the_case_names_on
     def elsewhere(seed):
         return {"k": 1, "gamma0": 0.5, "lead": "measured"}, (lambda n: {"y": np.full(n, 0.5)})
 
-    def own(seed):
-        return {"k": 1, "gamma0": 0.5, "lead": f"gated {seed}"}, (lambda n: {"y": np.full(n, 2.0)})
+    def own(seed, among):
+        return {"k": 1, "gamma0": 0.5, "lead": f"gated {seed} {among}"}, (lambda n: {"y": np.full(n, 2.0)})
     base = dict(label="x", inputs={"k": 1}, expect=lambda n: {"y": np.zeros(n)}, length_key="n", elsewhere=elsewhere,
                 gate_twin_lengths=(13, 13))
-    twin = costs.gate_twin(CostCase(**base, gate_twin_draw=own), 7, 0.5)
-    assert twin.inputs == {"k": 1, "gamma0": 0.5, "lead": "gated 7", "n": 13} and all(twin.expect["y"] == 2.0)
+    twin = costs.gate_twin(CostCase(**base, gate_twin_draw=own), 7, 0.5, "item")
+    assert twin.inputs == {"k": 1, "gamma0": 0.5, "lead": "gated 7 item", "n": 13} and all(twin.expect["y"] == 2.0)
     assert costs.gate_twin(CostCase(**base), 7, 0.5).inputs["lead"] == "measured"  # without one: `elsewhere`'s
+
+    def judged(got):  # (what a state twin's result is judged as: attacks29)
+        return {"R": got["R0"]}
+    with_state = costs.gate_twin(CostCase(**base, gate_twin_draw=lambda seed, among: (*own(seed, among), None, judged)),
+                                 7, 0.5, "state item")
+    assert with_state.outputs is judged and with_state.inputs["lead"] == "gated 7 state item"
     assert costs.gate_twin(dataclasses.replace(CostCase(**base, gate_twin_draw=own), elsewhere=None), 7, 0.5) is None
 
 

@@ -311,8 +311,9 @@ def test_the_ordinary_runs_checks_come_in_an_order_drawn_per_submission():
         assert len(list(dict.fromkeys(groups))) == len(set(groups))  # each check's cases together ...
         for name in set(groups):  # ... and in the plan's order
             assert [i for i, g in zip(ids, groups) if g == name] == [p.id for p in planned if p.group == name]
-        gate = [p for p in planned if p.gate_twin_of]  # a gate twin in the gated item's process (chunk_boundaries')
-        assert len(gate) == 2 and all(groups[ids.index(p.id)] == "chunk_boundaries" for p in gate)
+        gate = [p for p in planned if p.gate_twin_of]  # each gate twin in its gated item's process
+        assert sorted(groups[ids.index(p.id)] for p in gate) == ["chunk_boundaries"] * 2 + ["partial_chunk_state"] * 2
+        assert len({p.id for p in gate}) == 4
         orders.append(list(dict.fromkeys(groups)))
     assert orders[0] != orders[1] and sorted(orders[0]) == sorted(orders[1])
 
@@ -396,26 +397,37 @@ def test_the_basics_chunkwise_cost_cases_are_measured_again_at_a_drawn_decay_the
                 k: v for k, v in measured.inputs.items() if k != "gamma0"}
             assert repr(there.arrays(64)) == repr(measured.arrays(64))  # the same inputs, the same chunk size
             seen.add(there.inputs["gamma0"])
-            gate = [q for q in planned if q.gate_twin_of == p.id]
-            assert len(gate) == 1 and gate[0].spec.name == "retention_chunkwise" and gate[0].probe == p.spec.probe
-            # ... run in the process of a gated item's own check, after its calls (blind attacks28: a flag set by the
-            # comparing check's measured-looking calls made every later call of that process cheap and wrong)
-            assert gate[0].group == "chunk_boundaries" and gate[0] not in probing._compared(p, planned)
-            assert gate[0] in [q for q in planned if q.spec.name == "chunk_boundaries" or q.runs_in]
+            # one gate twin per gated item, run in that item's own process, after its calls, with its probe (blind
+            # attacks28: a flag set by the comparing check's measured-looking calls made every later call of that
+            # process cheap and wrong; attacks29: right on every call that asked for the state)
+            gate = {q.group: q for q in planned if q.gate_twin_of == p.id}
+            assert set(gate) == {"chunk_boundaries", "partial_chunk_state"}
+            assert all(q.spec.name == "retention_chunkwise" and q not in probing._compared(p, planned)
+                       for q in gate.values())
+            assert gate["chunk_boundaries"].probe == p.spec.probe
+            assert gate["partial_chunk_state"].probe == "chunk_states"
             low, high = p.case.gate_twin_lengths
             assert low == high == 13 and p.case.short_twin_lengths[0] > high  # chunk_boundaries' own L (L_CHUNK)
-            got = dict(gate[0].case.inputs)
-            assert got.pop("chunk0") in (3, 4, 5) and there.inputs["chunk0"] in range(8, 16)  # the gated grids' size
-            assert got["gamma0"] == there.inputs["gamma0"] and got["form"] == there.inputs["form"]
-            # ... and their leading dims and widths (blind attacks27 keyed a cheap wrong path on the measured lead and
-            # on m = d_v = 4): one of chunk_boundaries' own cases, but for its values
-            Q, V = got["Q0"].shape, got["V0"].shape
-            assert Q[:-2] in [(), (2,), (2, 3)] and Q[-2:] == (13, 4) and V == (*Q[:-2], 13, 3)
-            leads.add(Q[:-2])
+            for among, q in gate.items():
+                got = dict(q.case.inputs)
+                chunk, gamma = got.pop("chunk0"), got.pop("gamma0")
+                assert there.inputs["chunk0"] in range(8, 16)  # the measured size; the gated grids' below
+                assert (chunk, gamma) in {"chunk_boundaries": [(c, g) for c in (3, 4, 5) for g in (0.3, 0.5, 0.9)],
+                                          "partial_chunk_state": [(c, g) for c in (2, 3, 4, 5) for g in (0.5, 0.9)]
+                                          }[among]
+                assert got.get("form") == ("chunkwise" if among == "chunk_boundaries" else None)
+                # ... and their leading dims and widths (blind attacks27 keyed a cheap wrong path on the measured
+                # lead and on m = d_v = 4): one of the gated item's own cases, but for its values
+                Q, V = got["Q0"].shape, got["V0"].shape
+                assert Q[:-2] in [(), (2,), (2, 3)] and Q[-2:] == (13, 4) and V == (*Q[:-2], 13, 3)
+                leads.add(Q[:-2])
+                chunks.add(chunk)
+                seen.add(gamma)
+                if among == "partial_chunk_state":  # the returned state judged beside the outputs
+                    assert q.case.expect["R"].shape == (*Q[:-2], 4, 3) and "y_sum" in q.case.expect
             short = [q for q in planned if q.short_twin_of == p.id]
             assert len(short) == 1 and short[0].case.inputs["Q0"].shape[-2] >= p.case.short_twin_lengths[0]
-            chunks.add(gate[0].case.inputs["chunk0"])
             reference = there.expect(low)
             assert not np.allclose(reference["y0"] if "y0" in reference else next(iter(reference.values())),
                                    next(iter(measured.expect(low).values())))  # made at the drawn decay
-    assert seen == {0.3, 0.5, 0.9} and chunks == {3, 4, 5} and leads == {(), (2,), (2, 3)}
+    assert seen == {0.3, 0.5, 0.9} and chunks == {2, 3, 4, 5} and leads == {(), (2,), (2, 3)}

@@ -286,6 +286,56 @@ def test_no_finalizer_of_the_students_runs_while_a_job_is_handed_over(tmp_path):
     assert "error" not in case, case
 
 
+HANDLER = """
+import signal, threading, time
+import lrkit_harness
+
+SEEN = []
+
+def handler(signum, frame):  # handed the frame it interrupted: the probe's, on the main thread
+    while frame is not None:
+        if frame.f_code.co_name == "_run":
+            SEEN.append(True)
+        frame = frame.f_back
+
+signal.signal(signal.SIGUSR1, handler)
+MAIN = threading.main_thread().ident
+if HOW == "unblocked":
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGUSR1])
+
+def first():
+    signal.pthread_kill(MAIN, signal.SIGUSR1)  # the probe's thread waits for this call to end
+    time.sleep(0.05)
+    return 1.0
+
+def second():
+    if SEEN:
+        raise RuntimeError("a signal handler saw the harness's frame")
+    return 2.0
+"""
+
+
+def test_a_signal_handler_of_the_students_never_sees_the_probes_frames(tmp_path):
+    """Blind attacks30: a handler installed at the import, a signal sent to the main thread from a step: the probe's
+    thread, waiting for the step, ran the handler, which was handed the harness's frame (and the probe's stream)."""
+    case = _case(tmp_path, "HOW = 'sent'\n" + HANDLER, probe="twice")
+    assert "error" not in case, case
+
+
+def test_a_signal_unblocked_is_tampering(tmp_path):
+    case = _case(tmp_path, "HOW = 'unblocked'\n" + HANDLER, probe="twice")
+    assert any("signal unblocked" in t for t in case["tampered"]), case
+
+
+def test_a_trace_function_set_in_a_call_is_introspection_for_the_rest_of_the_process(tmp_path):
+    """Blind attacks30: a trace function set as a step returned was handed the harness's next call's frame, read the
+    probe's stream from it and took itself off before the call's end, where the harness looks."""
+    source = ("import sys\n\ndef look(frame, event, arg):\n    sys.settrace(None)\n    return None\n\n"
+              "def first():\n    sys.settrace(look)\n    return 1.0\n\ndef second():\n    return 2.0\n")
+    case = _case(tmp_path, source, probe="twice")
+    assert any("sys.settrace" in t for t in case["introspected"]), case
+
+
 def test_torch_dynamo_wrapping_manual_seed_is_not_tampering(tmp_path):
     """Importing torch._dynamo (the first torch.compile or dispatch mode does) wraps torch.manual_seed: torch's own
     change, made by honest code."""

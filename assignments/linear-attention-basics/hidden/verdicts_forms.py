@@ -350,7 +350,12 @@ GATED_GAMMAS = {"chunkwise": (0.3, 0.5, 0.9)}
 # attacks25), the short twin's few dozen tokens (attacks26), the measured leads (1,) and (128,) and m = d_v = 4
 # (attacks27). Such a path was wrong at every gate twin (the excuse: "the same bug everywhere") and never where the
 # gated items looked
-GATED_CHUNKS = (3, 4, 5)
+# One gate twin per gated item, in that item's own process and through its own probe (`CostCase.gate_twin_among`):
+# chunk_boundaries compares outputs, partial_chunk_state the returned state (blind attacks29: a form right on every
+# call that asked for the state kept partial_chunk_state when the one gate twin asked for outputs only); each at its
+# own grid's decays and chunk sizes
+GATED = {"chunk_boundaries": {"gammas": (0.3, 0.5, 0.9), "chunks": (3, 4, 5)},
+         "partial_chunk_state": {"gammas": (0.5, 0.9), "chunks": (2, 3, 4, 5)}}
 GATED_SHAPE = (4, 3)
 GATED_LENGTHS = (L_CHUNK, L_CHUNK)
 
@@ -361,9 +366,10 @@ def _gated_gamma(form, seed):
     return None if gammas is None else gammas[np.random.default_rng([seed, 11]).integers(len(gammas))]
 
 
-def _settings(form, seed, sequences, gamma=None, gate_twin=False):
+def _settings(form, seed, sequences, gamma=None, gate_twin=""):
     """The measured call's settings, drawn from ``seed`` (the grader's) among its equivalence check's cases';
-    ``gamma``: that decay instead; ``gate_twin``: its gate twin's, as a gated item's own case has them."""
+    ``gamma``: that decay instead; ``gate_twin``: its gate twin's in that gated item's process, as that item's own
+    cases have them."""
     rng = np.random.default_rng([seed, 7])
     leads = MANY_LEADS if sequences > 1 else ONE_LEADS
     m, d_v = DRAWN_SHAPES[rng.integers(len(DRAWN_SHAPES))]
@@ -371,10 +377,12 @@ def _settings(form, seed, sequences, gamma=None, gate_twin=False):
            "scale": DRAWN_SCALES[form][rng.integers(len(DRAWN_SCALES[form]))],
            "gamma": DRAWN_GAMMAS[rng.integers(len(DRAWN_GAMMAS))],
            "chunk": DRAWN_CHUNKS[form][rng.integers(len(DRAWN_CHUNKS[form]))]}
-    if gate_twin:  # one per cost case (``sequences``), so a check's two gate twins are two of the gated cases
-        there = np.random.default_rng([seed, 13, sequences])
+    if gate_twin:  # one per cost case (``sequences``) and gated item, each drawn on its own
+        there = np.random.default_rng([seed, 13, sequences, list(GATED).index(gate_twin)])
+        grid = GATED[gate_twin]
         got.update(lead=LEADS[there.integers(len(LEADS))], m=GATED_SHAPE[0], d_v=GATED_SHAPE[1], scale=1.0,
-                   chunk=int(GATED_CHUNKS[there.integers(len(GATED_CHUNKS))]), gamma=_gated_gamma(form, seed))
+                   chunk=int(grid["chunks"][there.integers(len(grid["chunks"]))]),
+                   gamma=float(grid["gammas"][there.integers(len(grid["gammas"]))]))
     return got if gamma is None else {**got, "gamma": gamma}
 
 
@@ -389,7 +397,7 @@ def _seeded_qkv(seed, got, L, stream=False):
 
 
 @functools.lru_cache(maxsize=64)
-def _form_reference(form, L, seed, sequences, gamma=None, gate_twin=False):
+def _form_reference(form, L, seed, sequences, gamma=None, gate_twin=""):
     """The float64 reference digest at length L for the inputs the measured call is made from (16 sequences at a
     time: the cumulative form holds L × m × d_v per sequence, and the grader grades a class in one process);
     ``gamma``, ``gate_twin``: as `_settings` takes them."""
@@ -407,11 +415,23 @@ def _form_reference(form, L, seed, sequences, gamma=None, gate_twin=False):
             for key in parts[0]}
 
 
+def _state_reference(form, L, seed, sequences, gate_twin):
+    """The state retention_chunkwise returns after L tokens of a gate twin's inputs (partial_chunk_state's)."""
+    got = _settings(form, seed, sequences, gate_twin=gate_twin)
+    Q, K, V = (a.array() for a in _seeded_qkv(seed, got, L).values())
+    return ref.retention_state(K, V, got["gamma"])
+
+
+def _with_state(got):
+    """A state gate twin's result, judged as: the outputs' digest and the returned state."""
+    return {**digested(got), "R": np.asarray(got["R0"], dtype=np.float64)}
+
+
 def _form_case(form, name, lead=COST_LEAD, lengths=COST_LENGTHS):
     probe_form = FORM_PROBE[form][1]
     sequences = lead[0]
 
-    def draw(seed, gamma=None, gate_twin=False):
+    def draw(seed, gamma=None, gate_twin=""):
         got = _settings(form, seed, sequences, gamma, gate_twin)
         inputs = {"n": 1, "form": probe_form}
         if form in ("retention_recurrent", "chunkwise"):
@@ -423,8 +443,13 @@ def _form_case(form, name, lead=COST_LEAD, lengths=COST_LENGTHS):
     def gated(seed):
         return draw(seed, gamma=_gated_gamma(form, seed))
 
-    def gate_twin(seed):
-        return draw(seed, gate_twin=True)
+    def gate_twin(seed, among):
+        made = draw(seed, gate_twin=among)
+        if among != "partial_chunk_state":
+            return made
+        inputs = {k: v for k, v in made[0].items() if k != "form"}  # (chunk_states: the chunkwise form only)
+        return inputs, (lambda n: {**made[1](n), "R": _state_reference(form, n, seed, sequences, among)}), made[2], \
+            _with_state
     many = "sequences" if sequences > 1 else "sequence"
     what = "steps" if form == "step" else "tokens"
     return CostCase(label=f"{name}, float64, {sequences} {many} of {lengths[0]} and of {lengths[1]} {what}",
@@ -433,7 +458,7 @@ def _form_case(form, name, lead=COST_LEAD, lengths=COST_LENGTHS):
                     compared_by=COMPARED_BY[form], outputs=digested,
                     elsewhere=gated if form in GATED_GAMMAS else None,
                     gate_twin_draw=gate_twin if form in GATED_GAMMAS else None,
-                    gate_twin_among="chunk_boundaries" if form in GATED_GAMMAS else "",
+                    gate_twin_among=tuple(GATED) if form in GATED_GAMMAS else (),
                     gate_twin_lengths=GATED_LENGTHS if form in GATED_GAMMAS else None,
                     # at the digest's scale: its sums add thousands of outputs, so a guarding epsilon of 1e-6 in
                     # the normalizer (a correct form there) moves them by more than 1e-8 (blind round 6 lost

@@ -12,11 +12,19 @@ preflight does too). Standalone: the standard library, and torch where the probe
 which torch keeps per thread, is carried over to each call)."""
 import gc
 import itertools
+import signal
 import sys
 import threading
 
 NAME = "lrkit_harness"
 COLLECTING, STOP_COLLECTING, COLLECT = gc.isenabled, gc.disable, gc.enable  # (bound before any student code ran)
+SIGMASK, SIG_BLOCK = signal.pthread_sigmask, signal.SIG_BLOCK
+# The signals every thread of the process blocks (`install(block=True)`, before the harness thread starts: every
+# thread started later inherits it), or none. A Python signal handler runs on the main thread, the probes' own, at
+# whatever it was doing when a signal reached any thread of the process, and is handed that frame: the probe's, with
+# its stream of tokens (blind attacks30 sent its own thread a signal from a step). Blocked everywhere, a signal stays
+# pending; a thread of the harness that finds its mask changed says so (`unmasked`).
+BLOCKED = frozenset()
 
 
 def _plain(value):
@@ -52,6 +60,7 @@ class Caller:
         # attacks27's job thieves; attacks28's lived between two calls of one case, gone before its end); advanced
         # once one is seen (`beside`)
         self.census, self.besides = None, itertools.count()
+        self.unmaskings = itertools.count()  # advanced when a thread of the harness found its signal mask changed
         self.flagged = set()
         self.thread = threading.Thread(target=self.serve, name="lrkit-student", daemon=True)
         self.thread.start()
@@ -76,6 +85,11 @@ class Caller:
     def traced(self):
         """The student's code set a trace or profile function on this thread, at any call so far."""
         return _advanced(self.traces)
+
+    @property
+    def unmasked(self):
+        """A thread of the harness's found signals unblocked that `install` blocked, at any call so far."""
+        return _advanced(self.unmaskings)
 
     @property
     def beside(self):
@@ -114,6 +128,8 @@ class Caller:
                     collecting)
         if self.census is not None and not self.beside and self.census():
             next(self.besides)
+        if BLOCKED and frozenset(SIGMASK(SIG_BLOCK, ())) != BLOCKED:
+            next(self.unmaskings)
         self.go.release()
         self.done.acquire()
         outputs, state, error = self.result
@@ -154,6 +170,8 @@ class Caller:
                 error = exc
             if sys.gettrace() is not None or sys.getprofile() is not None:
                 next(self.traces)
+            if BLOCKED and frozenset(SIGMASK(SIG_BLOCK, ())) != BLOCKED:
+                next(self.unmaskings)
             if self.modes_on():
                 next(self.modings)
             self.result = (outputs, state, error)
@@ -177,9 +195,15 @@ def _mode_stacks():
     return C._len_torch_function_stack, C._get_function_stack_at, C._len_torch_dispatch_stack, DeviceContext
 
 
-def install():
-    """The caller, registered as the module the probes import (``from lrkit_harness import call, steps``)."""
+def install(block=False):
+    """The caller, registered as the module the probes import (``from lrkit_harness import call, steps``);
+    ``block``: every signal that can be blocked blocked first, on this thread and so on every thread started after
+    (`BLOCKED`)."""
     import types
+    global BLOCKED
+    if block:
+        SIGMASK(SIG_BLOCK, signal.valid_signals() - {signal.SIGKILL, signal.SIGSTOP})
+        BLOCKED = frozenset(SIGMASK(SIG_BLOCK, ()))
     caller = Caller()
     module = types.ModuleType(NAME)
     module.call, module.steps, module.caller = caller.call, caller.steps, caller

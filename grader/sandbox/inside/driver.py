@@ -280,7 +280,7 @@ class Guard:
     def harness(self):
         """The harness's own attributes, once its check is this guard's (the rest changes with every call)."""
         fixed = ("go", "done", "check", "flagged", "thread", "modes", "traces", "modings", "flaggings", "census",
-                 "besides")
+                 "besides", "unmaskings")
         self.copies.append(("lrkit_harness.Caller()", vars(CALLER), {k: vars(CALLER)[k] for k in fixed}))
 
     def changed(self, _all=all, _map=map, _is=operator.is_, _repeat=itertools.repeat):  # (bound here, not looked up)
@@ -456,6 +456,11 @@ def foreign_threads(_sleep=time.sleep):
     return True
 
 
+def unmasked():
+    """Has this thread (the probes', the main one) a signal unblocked that `caller.install` blocked?"""
+    return bool(student_thread.BLOCKED - frozenset(student_thread.SIGMASK(student_thread.SIG_BLOCK, ())))
+
+
 def harness_marks():
     """What the student's code did on the harness's thread or to the harness itself (`caller.Caller`), or beside it:
     a thread of its own, alive while the checks call it, can wait on the harness's lock ahead of its thread and take
@@ -468,6 +473,8 @@ def harness_marks():
              "a torch mode left on (it sees the checks' own operations)": CALLER.moded or CALLER.modes_on(),
              "lrkit_harness.Caller (a method shadowed)": bool(set(vars(CALLER)) & set(type(CALLER).__dict__)),
              "lrkit_harness.Caller.flagged (cleared)": CALLER.flags_cleared,
+             "a signal unblocked (a handler is handed the frame it interrupts, the checks' own)":
+                 CALLER.unmasked or unmasked(),
              "a thread of its own (the checks call your code on one thread: start none that outlives your "
              "call, but a thread pool's idle workers)": CALLER.beside or foreign_threads()}
     return [name for name, seen in found.items() if seen]
@@ -518,6 +525,10 @@ HANDS_OUT_FRAMES = frozenset({"currentframe", "stack", "getouterframes", "getinn
 REPLACED_CODE = frozenset({"__code__", "__defaults__", "__kwdefaults__"})
 PROCESS_MEMORY = re.compile(r"^/proc/(self|thread-self|\d+)/(task/\d+/)?(mem|pagemap|maps|smaps)$")
 MEMORY_EVENTS = frozenset({"ctypes.cdata", "ctypes.string_at", "ctypes.wstring_at"})
+# ... and a trace or profile function set, on any thread, for the rest of the process: it is handed the frame of every
+# call made there, the harness's own next call after a step included (blind attacks30 read the probe's stream of
+# tokens from the harness thread's frame and took the function off before the call's end, where `Caller` looks)
+TRACERS = frozenset({"sys.settrace", "sys.setprofile"})
 SIGNALS = tuple(s for s in signal.Signals if s not in (signal.SIGKILL, signal.SIGSTOP))
 
 
@@ -564,12 +575,14 @@ class Watch:
                 return
         if event == "object.__setattr__" and not self.foreign(args):
             return
-        sticky = event in ("ctypes.dlsym", "open", "sys.addaudithook", "object.__setattr__") or \
+        sticky = event in ("ctypes.dlsym", "open", "sys.addaudithook", "object.__setattr__") or event in TRACERS or \
             event in MEMORY_EVENTS or (event == "import" and bool(args) and args[0] in STICKY_IMPORTS)
         if event == "open":
             name = "reading the process's own memory (/proc/self/mem)"
         elif event == "sys.addaudithook":
             name = "an audit hook of its own (it sees what the checks do)"
+        elif event in TRACERS:
+            name = f"{event} (a trace or profile function is handed every frame)"
         elif event == "object.__setattr__":
             name = f"replacing {getattr(args[0], '__qualname__', '?')}.{args[1]}"
         elif event in MEMORY_EVENTS:
@@ -761,7 +774,7 @@ def child(job, cases_r, answers_w):
     with contextlib.suppress(OSError), open("/proc/self/oom_score_adj", "w") as fh:
         fh.write("1000")  # under memory pressure, this process goes first
     global CALLER, THREADS
-    CALLER = student_thread.install()  # before the probes' source runs: it imports lrkit_harness
+    CALLER = student_thread.install(block=True)  # before the probes' source runs: it imports lrkit_harness
     probes = types.ModuleType("lrkit_probes")
     sys.modules["lrkit_probes"] = probes
     exec(job.pop("probes"), probes.__dict__)  # (compiled once, in `main`)
