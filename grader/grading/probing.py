@@ -121,9 +121,13 @@ def _plan(tree: str, stamp: int, drawn: str) -> list[PlannedCase]:  # drawn: the
                 for name, spec in sorted(specs.items())}
     measured = [p for name in sorted(by_check) for p in by_check[name]
                 if isinstance(p.case, costs.CostCase) and p.case.compared_by in by_check]
-    for name in sorted({p.case.compared_by for p in measured}):  # in an order drawn for this submission: no table
-        cases = by_check[name]  # of the compared calls' sequence, made from the hidden source, foresees it
-        by_check[name] = [cases[i] for i in draws.order(name, len(cases))]  # (blind attacks13's case script)
+    # in an order drawn for this submission: no table of the compared calls' sequence, made from the hidden source
+    # (or the labels of a report), foresees it; nor of the gated items' calls, among which a gate twin stands (a call
+    # out of their sequence would be the twin: blind attacks30)
+    shuffled = {p.case.compared_by for p in measured} | {name for p in measured for name in p.case.gate_twin_among}
+    for name in sorted(shuffled & set(by_check)):
+        cases = by_check[name]  # (blind attacks13's case script)
+        by_check[name] = [cases[i] for i in draws.order(name, len(cases))]
     for p in measured:
         unknown = [name for name in p.case.gate_twin_among if name not in by_check]
         if unknown:

@@ -322,6 +322,14 @@ def test_a_signal_handler_of_the_students_never_sees_the_probes_frames(tmp_path)
     assert "error" not in case, case
 
 
+def test_a_signal_handler_installed_at_the_import_is_not_introspection(tmp_path):
+    """It can run nowhere (every signal is blocked on every thread): an honest Ctrl-C handler for a training loop,
+    installed as a package is imported (blind attacks31's alternative), made every cost run untrusted."""
+    source = "import signal\n\nsignal.signal(signal.SIGINT, lambda *a: None)\n\ndef step(x):\n    return x * 2.0\n"
+    case = _case(tmp_path, source)
+    assert "error" not in case and case["introspected"] == [] and case["tampered"] == [], case
+
+
 def test_a_signal_unblocked_is_tampering(tmp_path):
     case = _case(tmp_path, "HOW = 'unblocked'\n" + HANDLER, probe="twice")
     assert any("signal unblocked" in t for t in case["tampered"]), case
@@ -334,6 +342,24 @@ def test_a_trace_function_set_in_a_call_is_introspection_for_the_rest_of_the_pro
               "def first():\n    sys.settrace(look)\n    return 1.0\n\ndef second():\n    return 2.0\n")
     case = _case(tmp_path, source, probe="twice")
     assert any("sys.settrace" in t for t in case["introspected"]), case
+
+
+@pytest.mark.parametrize("reader", ["torch._jit_internal.createResolutionCallbackFromFrame(2)",
+                                    "torch.fx.experimental.symbolic_shapes._find_user_code_frame()"])
+def test_a_frame_read_through_torch_for_the_students_code_is_the_students(tmp_path, reader):
+    """Blind attacks31: torch functions that hand their caller a frame (or a lookup over one) read it for the
+    student's code; the watch took the read for torch's own, and the harness thread's frame held the probe's stream."""
+    source = (f"import torch\nimport torch._jit_internal\nimport torch.fx.experimental.symbolic_shapes\n\n"
+              f"def first():\n    {reader}\n    return 1.0\n\ndef second():\n    return 2.0\n")
+    case = _case(tmp_path, source, probe="twice")
+    assert any("through" in t for t in case["introspected"]), case
+
+
+def test_torchscript_at_the_import_is_not_introspection(tmp_path):
+    source = ("import torch\n\n@torch.jit.script\ndef twice(x: torch.Tensor) -> torch.Tensor:\n    return x * 2.0\n\n"
+              "def step(x):\n    return twice(x)\n")
+    case = _case(tmp_path, source)
+    assert "error" not in case and case["introspected"] == [] and case["tampered"] == [], case
 
 
 def test_torch_dynamo_wrapping_manual_seed_is_not_tampering(tmp_path):

@@ -508,6 +508,7 @@ def tampered(before):
 INTROSPECTION = frozenset({"sys._getframe", "sys._current_frames", "sys._current_exceptions", "gc.get_objects",
                            "gc.get_referrers", "gc.get_referents"})
 FRAME_ATTRIBUTES = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame", "f_code"})
+READS_FRAMES = INTROSPECTION | {"object.__getattr__"}  # (the events that read a frame, or hand one out)
 # ... and what reads them by other roads, kept for the rest of the process wherever it happened (an import at the
 # module's top serves every later case): the interpreter's own C API looked up through ctypes (PyEval_GetFrame,
 # PyThreadState_Get: no linear attention needs one; libc's symbols are the sandbox's business, not this watch's),
@@ -607,6 +608,17 @@ class Watch:
                 sticky = True
             while frame is not None and self.passes_through(frame):
                 frame = frame.f_back
+            if frame is not None and not self.importing and event in READS_FRAMES and self.package(frame):
+                # an installed package's read, made for whoever called it: torch hands its caller's frames back
+                # (`torch._jit_internal.createResolutionCallbackFromFrame`, `_find_user_code_frame`), and a read
+                # it makes for the student's code during a call is the student's (blind attacks31 took the harness
+                # thread's frame, and the probe's stream in it, so); kept, as a frame handed out can be (at the
+                # import, torch's own reads for a decorator, `torch.jit.script`, are its own)
+                reader, outer = frame.f_code.co_name, frame
+                while outer is not None and (self.passes_through(outer) or self.package(outer)):
+                    outer = outer.f_back
+                if outer is not None and not self.trusted(outer):
+                    frame, sticky, name = outer, True, f"{name} (through {reader[:40]})"
             kept = self.sticky if sticky else self.seen
             if frame is not None and not self.trusted(frame) and len(kept) < 8 and name[:60] not in kept:
                 kept.append(name[:60])
@@ -636,6 +648,10 @@ class Watch:
         if filename == "<string>" and args[1] != "__code__":
             return False
         return not (self.submission and isinstance(filename, str) and filename.startswith(self.submission))
+
+    def package(self, frame):
+        """An installed package's frame (torch's, numpy's): not the standard library's."""
+        return frame.f_code.co_filename.startswith(self.packages)
 
     def passes_through(self, frame):
         """The standard library's frames: they read frames for whoever called them (inspect, traceback). A frozen
@@ -801,6 +817,10 @@ def child(job, cases_r, answers_w):
     PROBES["imports"] = tuple(job["modules"])
     send(answers_w, {"event": "import", "ok": True, "tampered": tampered(before)})
     watch.take()  # what the import did is not a case's: a case is judged on what its own run read
+    # a handler the import installed runs nowhere: every signal is blocked on every thread (`caller.install`), so
+    # the handlers a case is compared with are those after the import (an honest package's Ctrl-C handler for its
+    # training loop made every cost run untrusted: blind attacks31); one installed later still counts
+    watch.handlers = watch.signal_handlers()
     while answer_next(job, cases_r, answers_w, before, watch):
         pass
 
