@@ -606,19 +606,12 @@ class Watch:
                 if self.passes_through(frame) and frame.f_code.co_name not in HANDS_OUT_FRAMES:
                     return  # the standard library's own read, for itself
                 sticky = True
+            handed = not self.passes_through(frame)  # a package's own read, or one a standard hand-out made for it
             while frame is not None and self.passes_through(frame):
-                frame = frame.f_back
-            if frame is not None and not self.importing and event in READS_FRAMES and self.package(frame):
-                # an installed package's read, made for whoever called it: torch hands its caller's frames back
-                # (`torch._jit_internal.createResolutionCallbackFromFrame`, `_find_user_code_frame`), and a read
-                # it makes for the student's code during a call is the student's (blind attacks31 took the harness
-                # thread's frame, and the probe's stream in it, so); kept, as a frame handed out can be (at the
-                # import, torch's own reads for a decorator, `torch.jit.script`, are its own)
-                reader, outer = frame.f_code.co_name, frame
-                while outer is not None and (self.passes_through(outer) or self.package(outer)):
-                    outer = outer.f_back
-                if outer is not None and not self.trusted(outer):
-                    frame, sticky, name = outer, True, f"{name} (through {reader[:40]})"
+                handed, frame = handed or frame.f_code.co_name in HANDS_OUT_FRAMES, frame.f_back
+            student = self.through_package(frame) if handed and not self.importing and event in READS_FRAMES else None
+            if student is not None:
+                frame, sticky, name = student, True, f"{name} (through {frame.f_code.co_name[:40]})"
             kept = self.sticky if sticky else self.seen
             if frame is not None and not self.trusted(frame) and len(kept) < 8 and name[:60] not in kept:
                 kept.append(name[:60])
@@ -648,6 +641,21 @@ class Watch:
         if filename == "<string>" and args[1] != "__code__":
             return False
         return not (self.submission and isinstance(filename, str) and filename.startswith(self.submission))
+
+    def through_package(self, frame):
+        """The student's frame whose call an installed package's frame read was made for, or None. torch hands its
+        caller's frames back (`torch._jit_internal.createResolutionCallbackFromFrame`, `_find_user_code_frame`,
+        through `inspect.currentframe`), and such a read made for the student's code during a call is the student's
+        (blind attacks31 took the harness thread's frame, and the probe's stream in it, so); it is kept, as a frame
+        handed out can be. Not a read that hands nothing out (a namedtuple's module name), nor one made by a module
+        being imported (torch's lazy imports), nor at the student's import (torch's reads for a decorator)."""
+        if frame is None or not self.package(frame):
+            return None
+        while frame is not None and (self.passes_through(frame) or self.package(frame)):
+            if frame.f_code.co_name == "<module>":
+                return None
+            frame = frame.f_back
+        return frame if frame is not None and not self.trusted(frame) else None
 
     def package(self, frame):
         """An installed package's frame (torch's, numpy's): not the standard library's."""
