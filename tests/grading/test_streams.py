@@ -52,13 +52,14 @@ print(json.dumps({"arrays": [a["key"] for a in made["arrays"]], "bytes": len(bod
 """
 
 
-def test_the_driver_hands_a_stream_to_the_child_and_packs_only_the_arrays():
+def test_the_driver_hands_the_child_a_streams_shape_not_its_seed_and_packs_only_the_arrays():
     out = subprocess.run([sys.executable, "-c", HANDS, str(DRIVER)], capture_output=True, text=True, timeout=120,
                          env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
     assert out.returncode == 0, out.stderr[-2000:]
     got = json.loads(out.stdout.strip().splitlines()[-1])
     assert got["arrays"] == ["w0"] and got["bytes"] == 3 * 4 * 8
-    assert got["streams"] == got["child"] == [{"key": "x0", "seed": 3, "shape": [2, 50, 4], "scale": 1.0}]
+    assert got["streams"] == [{"key": "x0", "seed": 3, "shape": [2, 50, 4], "scale": 1.0}]
+    assert got["child"] == [{"key": "x0", "shape": [2, 50, 4]}]  # not its seed: the driver draws each token
 
 
 def _step_run(tree: Path, stream: bool) -> tuple[dict, float]:

@@ -355,6 +355,29 @@ def test_a_frame_read_through_torch_for_the_students_code_is_the_students(tmp_pa
     assert any("through" in t for t in case["introspected"]), case
 
 
+def test_torch_jit_trace_at_a_steps_first_call_is_not_introspection(tmp_path):
+    """Blind attacks32's honest step, traced at its first use: `torch.jit.trace` names the tensors it records from its
+    caller's locals (a read that hands back a name); the step lost its items for it."""
+    source = ("import torch\n\nTRACED = []\n\ndef _update(a, b):\n    c = a * 2.0\n    d = c + b\n"
+              "    return c, d\n\ndef first():\n"
+              "    TRACED.append(torch.jit.trace(_update, (torch.ones(3), torch.ones(3)), check_trace=False))\n"
+              "    return float(TRACED[0](torch.ones(3), torch.ones(3))[1].sum())\n\ndef second():\n    return 2.0\n")
+    case = _case(tmp_path, source, probe="twice")
+    assert "error" not in case and case["introspected"] == [] and case["tampered"] == [], case
+
+
+def test_a_copy_of_torchs_name_reader_compiled_by_the_student_is_the_students(tmp_path):
+    """The name readers are passed by their very code object: the same name compiled under torch's file name (code
+    that hands the student a frame) counts."""
+    source = ("import inspect, torch.jit._trace\n\n"
+              "SRC = 'def _get_interpreter_name_for_var(var):\\n    return inspect.currentframe().f_back\\n'\n"
+              "SPACE = {'inspect': inspect}\nexec(compile(SRC, torch.jit._trace.__file__, 'exec'), SPACE)\n\n"
+              "def first():\n    SPACE['_get_interpreter_name_for_var'](None)\n    return 1.0\n\n"
+              "def second():\n    return 2.0\n")
+    case = _case(tmp_path, source, probe="twice")
+    assert case.get("introspected"), case
+
+
 def test_torchscript_at_the_import_is_not_introspection(tmp_path):
     source = ("import torch\n\n@torch.jit.script\ndef twice(x: torch.Tensor) -> torch.Tensor:\n    return x * 2.0\n\n"
               "def step(x):\n    return twice(x)\n")

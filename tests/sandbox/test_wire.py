@@ -130,7 +130,7 @@ def test_the_child_reads_a_cases_arrays_once_into_one_buffer(monkeypatch):
     sender.start()
     try:
         tracemalloc.reset_peak()
-        probe, kwargs, nonce = driver.child_receive(r)
+        probe, kwargs, nonce = driver.child_receive(r, -1)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
@@ -141,3 +141,57 @@ def test_the_child_reads_a_cases_arrays_once_into_one_buffer(monkeypatch):
         assert kwargs[key].dtype == a.dtype and np.array_equal(kwargs[key], a), key
     assert kwargs["big"].flags.writeable and kwargs["x"].flags.writeable
     assert peak < 1.25 * offset, f"reading a {offset >> 20} MiB case peaked at {peak >> 20} MiB"
+
+
+def test_a_streamed_cases_tokens_come_from_the_driver_as_the_child_asks_in_order_only(monkeypatch):
+    """The child gets a stream's shape, not its seed, and asks the driver for the tokens as the probe steps
+    (`_Feed`, `hand_tokens`): the tokens `seeded.make` makes, token t of every stream before t + 1; a token asked
+    for again or out of order is refused on both sides (blind attacks32 replayed the history from a generator copied
+    out of the student's own process)."""
+    import numpy as np
+
+    from grader.sandbox.inside import seeded
+
+    driver = _driver(monkeypatch)
+    specs = [{"key": "Q0", "seed": 5, "shape": [3, 300, 4], "scale": 1.0, "stream": True},
+             {"key": "V0", "seed": 6, "shape": [3, 300, 2], "scale": 0.5, "stream": True}]
+    case, inputs = driver.with_seeded({"id": "c", "probe": "p", "scalars": {}, "arrays": [], "seeded": specs}, b"")
+    header, body = driver.for_child(case, inputs, "nonce")
+    assert header["streams"] == [{"key": "Q0", "shape": [3, 300, 4]}, {"key": "V0", "shape": [3, 300, 2]}]
+    cases_r, cases_w = os.pipe()
+    answers_r, answers_w = os.pipe()
+    streams = driver.Streams(case["streams"], cases_w)
+    asks = []
+
+    def serve():
+        while True:
+            prefix = os.read(answers_r, 8)
+            if len(prefix) < 8:
+                return
+            head_len, first = wire.lengths(prefix)
+            asks.append(first)
+            driver.hand_tokens(streams, first, None)
+    os.write(cases_w, wire.encode(header, body))
+    server = threading.Thread(target=serve)
+    server.start()
+    try:
+        _, kwargs, _ = driver.child_receive(cases_r, answers_w)
+        Q, V = kwargs["Q0"], kwargs["V0"]
+        assert Q.shape == (3, 300, 4) and not hasattr(Q, "seed")
+        got_q, got_v = [], []
+        for t in range(300):
+            got_q.append(Q.token(t))
+            got_v.append(V.token(t))
+        with pytest.raises(ValueError, match="token 5 asked for"):
+            Q.token(5)
+    finally:
+        os.close(answers_w)
+        server.join(timeout=30)
+        for fd in (cases_r, cases_w, answers_r):
+            os.close(fd)
+    assert np.array_equal(np.stack(got_q, axis=-2), seeded.make(5, (3, 300, 4)))
+    assert np.array_equal(np.stack(got_v, axis=-2), seeded.make(6, (3, 300, 2), 0.5))
+    assert asks[0] == 0 and asks == sorted(asks) and len(asks) < 300 / 8  # a pipe's worth at a time
+    again = driver.Streams(case["streams"], cases_w)
+    with pytest.raises(ValueError, match="out of order"):
+        driver.hand_tokens(again, 3, None)

@@ -116,9 +116,13 @@ def read_exact(fd, n, deadline=None):
     return b"".join(chunks)
 
 
-def receive(fd, max_body, deadline=None):
-    """One message: (header, body). A body over ``max_body`` is not read: (header, None)."""
+def receive(fd, max_body, deadline=None, streams=None):
+    """One message: (header, body). A body over ``max_body`` is not read: (header, None). ``streams``: a streamed
+    case's `Streams`, whose tokens the child asks for as it steps (`_Feed`) before it answers."""
     head_len, body_len = wire.lengths(read_exact(fd, wire.PREFIX_BYTES, deadline))
+    while head_len == 0 and streams:  # an ask for the next tokens (a message has a header: "{}" at least)
+        hand_tokens(streams, body_len, deadline)
+        head_len, body_len = wire.lengths(read_exact(fd, wire.PREFIX_BYTES, deadline))
     if head_len > MAX_HEADER:
         raise ValueError("a message header over the size limit")
     try:
@@ -132,6 +136,35 @@ def receive(fd, max_body, deadline=None):
     return header, read_exact(fd, body_len, deadline)
 
 
+class Streams(list):
+    """A streamed case's `seeded.Stream`s (its ``streams``), drawn here, and the pipe to the child (``fd``)."""
+
+    def __init__(self, entries, fd):
+        super().__init__(seeded.Stream(e["seed"], e["shape"], e["scale"]) for e in entries)
+        self.fd = fd
+
+
+def hand_tokens(streams, t, deadline):
+    """The next tokens of every stream from token ``t`` (`feed_tokens`), token by token, as the child asked
+    (`_Feed`): asked in order, each once; not one token more is drawn. A token asked again or ahead is not the
+    probe's: the case stops (ValueError)."""
+    if not all(s.next == t < s.shape[-2] for s in streams):
+        raise ValueError("tokens asked out of order")
+    n = feed_tokens(sum(math.prod(s.shape[:-2]) * s.shape[-1] for s in streams), streams[0].shape[-2] - t)
+    block = np.concatenate([s.tokens(n).reshape(n, -1) for s in streams], axis=1)  # (token, every stream's)
+    data = memoryview(block).cast("B")
+    os.set_blocking(streams.fd, False)  # (a child that asks and does not read costs its case, not the run)
+    try:
+        while data:
+            wait = max(deadline - time.monotonic(), 0.0) if deadline is not None else None
+            if not select.select([], [streams.fd], [], wait)[1]:
+                raise Gone("timeout")
+            with contextlib.suppress(BlockingIOError):
+                data = data[os.write(streams.fd, data):]
+    finally:
+        os.set_blocking(streams.fd, True)
+
+
 def _no_constant(name):
     raise ValueError(f"{name} in a message header")
 
@@ -142,8 +175,9 @@ def _no_constant(name):
 # names through zipfile). The parent hands the child plain JSON and raw array bytes (`for_child`).
 _SCAN = json.scanner.c_make_scanner(json.JSONDecoder()) if json.scanner.c_make_scanner else None
 _READ, _READV, _UNPACK = os.read, os.readv, struct.Struct(wire.PREFIX).unpack_from
-_FROMBUFFER, _DTYPE, _COPY, _STREAM = np.frombuffer, np.dtype, np.array, seeded.Stream
+_FROMBUFFER, _DTYPE, _COPY = np.frombuffer, np.dtype, np.array
 _DECODE, _JOIN, _BUFFER, _VIEW = bytes.decode, b"".join, bytearray, memoryview
+_WRITE, _PACK, _PROD, _INT = os.write, struct.Struct(wire.PREFIX).pack, math.prod, int
 
 
 def child_read(fd, n):
@@ -167,7 +201,7 @@ def child_read_into(fd, view):
         done += got
 
 
-def child_receive(fd):
+def child_receive(fd, answers_w):
     """One case as the child reads it (`for_child`'s message): (probe, keyword arguments, nonce).
 
     The body is read into one buffer the size of the case's arrays, and each array is a view of it (a copy only
@@ -181,8 +215,11 @@ def child_receive(fd):
     body = _BUFFER(body_len)
     child_read_into(fd, _VIEW(body))
     kwargs = header["scalars"]
-    for entry in header.get("streams") or ():  # handed over token by token (`seeded.Stream`), never whole
-        kwargs[entry["key"]] = _STREAM(entry["seed"], entry["shape"], entry["scale"])
+    streams = header.get("streams") or ()
+    if streams:  # handed over token by token by the parent, as the probe steps (`Paced`), never whole
+        feed = _Feed(fd, answers_w, [entry["shape"] for entry in streams])
+        for i, entry in enumerate(streams):
+            kwargs[entry["key"]] = _Paced(feed, i, entry["shape"])
     for entry in header["arrays"]:
         dtype = _DTYPE(entry["dtype"])
         array = _FROMBUFFER(body, dtype, entry["count"], entry["offset"])
@@ -192,6 +229,60 @@ def child_receive(fd):
     return header["probe"], kwargs, header["nonce"]
 
 
+FEED_BYTES = 1 << 16  # tokens handed over at once, at most: a pipe's capacity (a round trip per token doubled a
+# step's CPU time; more than a pipe holds is written and read in parts, each a wake-up of both ends)
+
+
+def feed_tokens(width, left):
+    """How many tokens of ``width`` float64 numbers (every stream's) are handed over at once, ``left`` to go."""
+    return max(1, min(FEED_BYTES // (8 * width), left))
+
+
+class _Feed:
+    """A streamed case's tokens as the child gets them: a pipe's worth of tokens of every stream at a time, asked of
+    the parent (an empty header whose body length is the first token's number, on the answers' pipe) when the
+    probe first asks for one of them, and read from the cases' pipe into a buffer of their own. The tokens are
+    drawn in the parent (`Streams`, `hand_tokens`) from a seed the child never sees: what the student's process
+    knows of its inputs is the tokens it was handed and kept, charged to its memory as any history is. Drawn in
+    the child, the generator's state was there to copy and replay the history from (blind attacks27-32 reached it
+    through threads, signals, trace functions, torch's frame readers, and raw reads of the process's memory, which
+    no audit event reports)."""
+
+    def __init__(self, cases_r, answers_w, shapes):
+        self.cases_r, self.answers_w = cases_r, answers_w
+        self.shapes = [tuple(_INT(n) for n in shape[:-2]) + (_INT(shape[-1]),) for shape in shapes]
+        sizes = [_PROD(shape) for shape in self.shapes]
+        self.width, self.length = sum(sizes), min(_INT(shape[-2]) for shape in shapes)
+        self.slices = [slice(sum(sizes[:i]), sum(sizes[:i + 1])) for i in range(len(shapes))]
+        self.t, self.first, self.rows, self.left = -1, 0, None, 0
+
+    def token(self, i, t):
+        if self.left == 0 and t == self.t + 1 < self.length:  # every stream's token t - 1 was taken: token t
+            if self.rows is None or t - self.first >= self.rows.shape[0]:  # the next tokens, from the parent
+                n = feed_tokens(self.width, self.length - t)
+                _WRITE(self.answers_w, _PACK(0, t))
+                block = _BUFFER(8 * n * self.width)
+                child_read_into(self.cases_r, _VIEW(block))
+                self.first, self.rows = t, _FROMBUFFER(block, _DTYPE("float64")).reshape(n, self.width)
+            self.t, self.left = t, (1 << self.slices.__len__()) - 1
+        if t != self.t or not self.left >> i & 1:
+            raise ValueError(f"token {t} asked for where token {self.t + 1} is next (of {self.length})")
+        self.left &= ~(1 << i)
+        return self.rows[t - self.first, self.slices[i]].reshape(self.shapes[i])
+
+
+class _Paced:
+    """One stream of a case (``shape``: the whole array's, (..., L, d)), token by token: ``token(t)``, t = 0, 1,
+    2, ... in order, a (..., d) float64 array (a view of the tokens handed over with it); every stream's token t
+    before any stream's token t + 1."""
+
+    def __init__(self, feed, index, shape):
+        self.feed, self.index, self.shape = feed, index, tuple(_INT(n) for n in shape)
+
+    def token(self, t):
+        return self.feed.token(self.index, t)
+
+
 def for_child(case, inputs, nonce):
     """A case as the child gets it: its probe, its scalars and arrays (raw bytes as the grader packed them, read
     with `child_receive`), the nonce; not its id, its check or its time limit, which would tell a cost run from the
@@ -199,7 +290,8 @@ def for_child(case, inputs, nonce):
     scalars, arrays, streams = case.get("scalars", {}), case.get("arrays", []), case.get("streams", [])
     return {"probe": case.get("probe"), "scalars": scalars if isinstance(scalars, dict) else {},
             "arrays": arrays if isinstance(arrays, list) else [], "nonce": nonce,
-            "streams": streams if isinstance(streams, list) else []}, inputs
+            "streams": [{"key": entry["key"], "shape": entry["shape"]}  # (not its seed: the parent draws it)
+                        for entry in (streams if isinstance(streams, list) else [])]}, inputs
 
 
 MAX_SEEDED_BYTES = 1 << 30  # of one case's seeded arrays (the grader's job is trusted; a bound all the same)
@@ -214,7 +306,9 @@ def with_seeded(case, inputs):
         return case, inputs
     streams = [{"key": str(spec["key"]), "seed": int(spec["seed"]), "shape": [int(n) for n in spec["shape"]],
                 "scale": float(spec.get("scale", 1.0))} for spec in specs if spec.get("stream")]
-    if streams:  # made by the child, token by token (`child_receive`)
+    if any(len(stream["shape"]) < 2 or min(stream["shape"]) < 0 for stream in streams):
+        raise ValueError("a stream is (..., L, d)")
+    if streams:  # drawn here, token by token, as the child asks (`run_case`, `_Feed`)
         case = {**case, "streams": streams}
         specs = [spec for spec in specs if not spec.get("stream")]
         if not specs:
@@ -531,6 +625,13 @@ MEMORY_EVENTS = frozenset({"ctypes.cdata", "ctypes.string_at", "ctypes.wstring_a
 # tokens from the harness thread's frame and took the function off before the call's end, where `Caller` looks)
 TRACERS = frozenset({"sys.settrace", "sys.setprofile"})
 SIGNALS = tuple(s for s in signal.Signals if s not in (signal.SIGKILL, signal.SIGSTOP))
+# ... but not an installed package's read that hands back nothing but a name (a variable's, a class's, a line's), its
+# code the package's own (the very code object, looked up before the student's import): `torch.jit.trace` names
+# the tensors it records from its caller's locals at every traced call (blind attacks32's honest step, traced at its
+# first use, lost the step's items for it). (module, function[, the function it makes]): a read through any other
+# package code, and any read of the student's own, counts.
+NAMES_ONLY = (("torch.jit._trace", "_create_interpreter_name_lookup_fn", "_get_interpreter_name_for_var"),
+              ("torch._jit_internal", "get_class_name_lineno", ""), ("torch._library.utils", "get_source", ""))
 
 
 class Watch:
@@ -547,12 +648,13 @@ class Watch:
         self.packages = tuple({os.path.join(os.path.realpath(paths[k]), "") for k in ("purelib", "platlib")})
         self.stdlib = os.path.join(os.path.realpath(paths["stdlib"]), "")
         self.ours = (os.path.join(os.path.dirname(os.path.abspath(__file__)), ""),)
-        self.seen, self.sticky, self.busy, self.handlers = [], [], False, {}
+        self.seen, self.sticky, self.busy, self.handlers, self.names_only = [], [], False, {}, {}
         self.importing = False  # the student's modules are being imported (`child` sets it)
         self.submission = ""  # the submission's folder (`child` sets it): what is the student's own
 
     def start(self):
         self.handlers = self.signal_handlers()
+        self.names_only = names_only_code()
         sys.addaudithook(self.hook)  # for the life of the process: an audit hook cannot be removed
 
     @staticmethod
@@ -649,7 +751,7 @@ class Watch:
         (blind attacks31 took the harness thread's frame, and the probe's stream in it, so); it is kept, as a frame
         handed out can be. Not a read that hands nothing out (a namedtuple's module name), nor one made by a module
         being imported (torch's lazy imports), nor at the student's import (torch's reads for a decorator)."""
-        if frame is None or not self.package(frame):
+        if frame is None or not self.package(frame) or self.names_only.get(id(frame.f_code)) is frame.f_code:
             return None
         while frame is not None and (self.passes_through(frame) or self.package(frame)):
             if frame.f_code.co_name == "<module>":
@@ -694,6 +796,18 @@ class Watch:
         now = self.signal_handlers()
         changed = [f"signal.signal({s.name})" for s in SIGNALS if now.get(s) != self.handlers.get(s)]
         return self.sticky + seen + changed[:3]
+
+
+def names_only_code():
+    """`NAMES_ONLY`'s code objects, by id (the objects themselves: equal code compiled elsewhere is not theirs)."""
+    found = {}
+    for module_name, name, inner in NAMES_ONLY:
+        code = getattr(getattr(sys.modules.get(module_name), name, None), "__code__", None)
+        if inner and code is not None:
+            code = next((c for c in code.co_consts if isinstance(c, types.CodeType) and c.co_name == inner), None)
+        if isinstance(code, types.CodeType):
+            found[id(code)] = code
+    return found
 
 
 def describe(exc, submission):
@@ -838,7 +952,7 @@ def answer_next(job, cases_r, answers_w, before, watch):
     frame of the child's the student's code kept from its import (`child`'s, its callers') shows none of it."""
     pipe = os.fstat(cases_r)[1:3]  # the pipe the driver hands cases on, not one the student's code put there
     try:
-        probe, kwargs, nonce = child_receive(cases_r)
+        probe, kwargs, nonce = child_receive(cases_r, answers_w)
     except Gone:
         return False
     seed(0)
@@ -969,9 +1083,10 @@ def run_case(kid, case, inputs, job):
     nonce = os.urandom(8).hex()
     timeout = case.get("timeout")
     timeout = float(timeout) if isinstance(timeout, (int, float)) and 0 < timeout < 86400 else 60.0
+    streams = Streams(case.get("streams") or (), kid.cases_w)
     try:
         send(kid.cases_w, *for_child(case, inputs, nonce))
-        answer, body = receive(kid.answers_r, job["max_result_bytes"], started + timeout)
+        answer, body = receive(kid.answers_r, job["max_result_bytes"], started + timeout, streams)
     except Gone as exc:
         entry.update({"stopped": "timeout"} if str(exc) == "timeout" else {"stopped": "died", **kid.ended()})
         return entry, b"", True

@@ -48,6 +48,16 @@ class Stream:
             raise ValueError("a stream is (..., L, d)")
         self._rng = np.random.default_rng(seed)
 
+    def tokens(self, n):
+        """The next ``n`` tokens, (n, ..., d) float64: the tokens ``n`` calls of `token` draw, drawn at once."""
+        if self.next + n > self.shape[-2] or n < 0:
+            raise ValueError(f"{n} tokens asked for where {self.shape[-2] - self.next} are left")
+        self.next += n
+        out = self._rng.standard_normal(size=(n, *self.shape[:-2], self.shape[-1]))
+        if self.scale != 1.0:
+            out *= self.scale
+        return out
+
     def token(self, t):
         """Token t, (..., d), float64: a new array the caller owns; only the next token can be drawn."""
         if t != self.next or t >= self.shape[-2]:
