@@ -366,9 +366,8 @@ class Guard:
         tables = [("driver", globals()), ("driver.PROBES", PROBES), ("driver.PROBES.functions", PROBES["functions"]),
                   ("driver.WATCHED", WATCHED), ("lrkit_harness", vars(student_thread)), ("lrkit_wire", vars(wire)),
                   ("lrkit_apart", vars(apart)), ("lrkit_seeded", vars(seeded))]
-        # (the stream that hands a step its tokens: a `token` replaced at import saw the generator, and every token
-        # handed over could be drawn again from it, a history held in a few hundred bytes: blind attacks26)
-        tables += [(f"driver.{c.__name__}", c.__dict__) for c in (Guard, Watch, Child, type(CALLER), seeded.Stream)]
+        # (what hands a step its tokens: a `token` replaced at import saw every token as the probe took it)
+        tables += [(f"driver.{c.__name__}", c.__dict__) for c in (Guard, Watch, Child, type(CALLER), _Feed, _Paced)]
         return [(name, live, dict(live)) for name, live in tables]
 
     def harness(self):
@@ -1083,8 +1082,8 @@ def run_case(kid, case, inputs, job):
     nonce = os.urandom(8).hex()
     timeout = case.get("timeout")
     timeout = float(timeout) if isinstance(timeout, (int, float)) and 0 < timeout < 86400 else 60.0
-    streams = Streams(case.get("streams") or (), kid.cases_w)
     try:
+        streams = Streams(case.get("streams") or (), kid.cases_w)
         send(kid.cases_w, *for_child(case, inputs, nonce))
         answer, body = receive(kid.answers_r, job["max_result_bytes"], started + timeout, streams)
     except Gone as exc:
