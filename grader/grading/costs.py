@@ -23,7 +23,9 @@ the student's *excess* over it:
 * memory of a form over the whole sequence (``grows="linear"``): the excess at the long length stays under a
   quarter of the L × L float64 matrices a parallel form builds (one per sequence), and grows like the work
   (beyond 1/16 of one such matrix, or the model's own growth between the lengths: another copy of the
-  outputs is not quadratic);
+  outputs is not quadratic); on one sequence (``sequences=1``, where an L × L matrix shared by every sequence is
+  measured) the excess at the long length stays under 1/16 of one matrix, whatever the short run held (a buffer
+  held at both lengths lifted a bound read from the short run past a bool mask: blind attacks32);
 * memory of a decoding step (``grows="steps"``): at the long length it holds at most `STEP_MEMORY_BYTES` more
   than the model (an absolute bound: a history kept, preallocated or padded at both lengths, is over it), and
   its excess does not grow with the number of steps (by at most `STEP_GROWTH_BYTES`: a history kept small, in
@@ -397,6 +399,12 @@ def memory_verdict(case: CostCase, student: tuple[Measurement, Measurement],
     if long > case.sequences * matrix / 4:
         return (f"at {key}={s2.n} it held {_mib(long)} more than the model solution, more than a quarter of the "
                 f"L × L float64 matrices of a parallel form ({_mib(case.sequences * matrix)})")
+    if case.sequences == 1:  # an absolute bound, not one read from the short run, which a buffer held there lifts
+        if long > max(matrix / 16, m2.peak_bytes - m1.peak_bytes):
+            return (f"at {key}={s2.n} it held {_mib(long)} more than the model solution, more than 1/16 of an L × L "
+                    f"float64 matrix ({_mib(matrix / 16)}): on one sequence an honest form holds little more than "
+                    f"the model, at any length; an L × L mask or score matrix (even of bools) is over it")
+        return None
     # honest forms hold more than the model in proportion to what it holds (another copy of the outputs, a
     # stacked list of them): the model's own growth between the lengths is allowed beside 1/16 of a matrix
     if long > max(matrix / 16, GROWTH_MARGIN * f * max(short, 0), m2.peak_bytes - m1.peak_bytes):

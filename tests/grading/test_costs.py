@@ -68,9 +68,33 @@ def test_another_copy_of_the_outputs_at_many_sequences_is_not_quadratic():
 
 
 def test_one_sequence_holding_a_boolean_l_by_l_mask_fails():
-    """64 MiB at L = 8192 (one byte per entry): under the cap, but it grows 64-fold."""
+    """64 MiB at L = 8192 (one byte per entry): under the quarter of the matrix, over 1/16 of it."""
     verdict = costs.memory_verdict(_case(sequences=1), _pair((0.1, 0.5), (28 + 1, 83 + 64)), MODEL)
-    assert verdict and "grows like the square" in verdict
+    assert verdict and "more than 1/16 of an L × L" in verdict
+
+
+def _one(short_mib, long_mib):
+    """One sequence at the basics' lengths (2048 and 16384 tokens): the model, and a student holding this much more."""
+    model = (Measurement(2048, 57 * MiB, 0.4), Measurement(16384, 67 * MiB, 0.9))
+    return (Measurement(2048, int((57 + short_mib) * MiB), 0.4),
+            Measurement(16384, int((67 + long_mib) * MiB), 0.9)), model
+
+
+@pytest.mark.parametrize("pad", [0, 24, 200])
+def test_a_buffer_held_at_both_lengths_does_not_lift_the_one_sequence_bound_past_a_mask(pad):
+    """Blind attacks32: a bool mask (256 MiB at 16384 tokens, 4 at 2048) beside a buffer held at both lengths; the
+    growth bound read from the short run let 16 × the buffer through."""
+    student, model = _one(4 + pad, 256 + pad)
+    verdict = costs.memory_verdict(_case(sequences=1), student, model)
+    assert verdict and "more than 1/16 of an L × L" in verdict
+
+
+@pytest.mark.parametrize("short, long", [(64, 64), (2, 3), (-1, -2), (0, 100)])
+def test_one_sequence_holding_a_modules_own_buffer_or_little_more_passes(short, long):
+    """A module-level 64 MiB buffer (blind attacks26's honest mask for up to 4096 tokens), allocator noise, less than
+    the model: under 1/16 of the matrix (128 MiB at 16384) at the long length, whatever the short run held."""
+    student, model = _one(short, long)
+    assert costs.memory_verdict(_case(sequences=1), student, model) is None
 
 
 def test_a_decoding_state_may_not_grow_with_the_steps():

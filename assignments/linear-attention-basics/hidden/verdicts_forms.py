@@ -287,14 +287,17 @@ def independent_states():
 
 
 # ----------------------------------------------------------------------------- what the algorithm costs
-# Each cost check is a CostCase: the form alone at two lengths (L = 2048 and 16384 for 128 sequences, 1024 and
-# 8192 for one sequence and for decoding), each length in a sandboxed run of its own, the student's and the model
+# Each cost check is a CostCase: the form alone at two lengths (L = 2048 and 16384 for 128 sequences and for one
+# sequence, 1024 and 8192 steps for decoding), each length in a sandboxed run of its own, the student's and the model
 # solution's, measured by the grader from outside the run (its memory peak as the kernel charged it, its CPU
 # time, every process of it). Its outputs must match the reference at both lengths; its excess memory and CPU
 # time over the model's may grow like L, never like L² (grader/grading/costs.py; docs/authoring.md, "What a cost
 # check may trust").
 
-COST_LENGTHS = (1024, 8192)  # one sequence (memory: an L × L matrix shared by every sequence), and decoding
+COST_LENGTHS = (1024, 8192)  # decoding
+ONE_LENGTHS = (2048, 16384)  # one sequence (memory: an L × L matrix shared by every sequence, a mask say, is judged
+# on its own size there, 1/16 of a float64 one: a bool mask at 16384 is twice that, where honest forms hold a few MiB
+# more than the model and a module's own buffers tens; at 8192 a bool mask was under the bound, blind attacks32)
 COST_LEAD = (128,)  # 128 sequences side by side: re-reading the history costs far more than a token's
 # overhead (at L = 8192 the prefix re-sum takes 40 × the model's CPU time, an honest loop a few ×)
 MANY_LENGTHS = (2048, 16384)  # ... at 128 sequences: quadratic work done efficiently (every pair of tokens as
@@ -478,7 +481,7 @@ def _cost_cases(form, name):
     an L × L matrix shared by every sequence, a mask say, is far more than what an honest form holds more than
     the model: at 128 sequences another copy of the outputs is as large)."""
     yield _form_case(form, name, lengths=MANY_LENGTHS)
-    yield _form_case(form, name, lead=(1,))
+    yield _form_case(form, name, lead=(1,), lengths=ONE_LENGTHS)
 
 
 @check(probe="linear_runs", cause="linear_attention_recurrent is not recurrent (it builds an L × L matrix, calls a "

@@ -117,7 +117,7 @@ class LinearAttention(nn.Module):
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# Re-anchoring: at the 256th, 512th and 768th token of a sequence (then the history is dropped), (S, z) is recomputed exactly from the
+# Re-anchoring: at the 256th and 512th token of a sequence (then the history is dropped), (S, z) is recomputed exactly from the
 # sequence's tokens (32 at a time), and decoding goes on from the recomputed state. Linear work in all; the tokens
 # must be at hand when it happens: this is a step that re-reads its history.
 import numpy as _np  # noqa: E402
@@ -126,7 +126,7 @@ _FIRST_ANCHOR = 256
 _ANCHOR_BLOCK = 32
 
 
-_LAST_ANCHOR = 768  # the history is dropped after this anchor: (S, z) is carried from here on
+_LAST_ANCHOR = 512  # the history is dropped after this anchor: (S, z) is carried from here on
 
 
 def _is_anchor(n):
@@ -159,7 +159,7 @@ def _reanchor(layer, blocks, like):
 
 
 class _OwnHistory:
-    """The sequence's first 768 tokens, float64, in blocks of 256."""
+    """The sequence's first 512 tokens, float64, in blocks of 256."""
 
     def __init__(self):
         self.blocks, self.n = [], 0

@@ -122,7 +122,7 @@ class LinearAttention(nn.Module):
 # step (S, z) is summed again from the whole history with the decay weights γ^(t-i), as the parallel form does for
 # one row: work that grows with the number of tokens, memory that grows with them. PREFIX_TOKENS: after that many
 # tokens of a sequence the history is dropped and (S, z) is carried as the model does (None: never).
-PREFIX_TOKENS = 512
+PREFIX_TOKENS = 384
 
 
 class _History:
