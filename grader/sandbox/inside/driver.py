@@ -137,11 +137,12 @@ def receive(fd, max_body, deadline=None, streams=None):
 
 
 class Streams(list):
-    """A streamed case's `seeded.Stream`s (its ``streams``), drawn here, and the pipe to the child (``fd``)."""
+    """A streamed case's `seeded.Stream`s (its ``streams``), drawn here, the pipe to the child (``fd``) and the
+    float64 numbers of one token of every stream (``width``, as `_Feed` counts them)."""
 
     def __init__(self, entries, fd):
         super().__init__(seeded.Stream(e["seed"], e["shape"], e["scale"]) for e in entries)
-        self.fd = fd
+        self.fd, self.width = fd, sum(math.prod(s.shape[:-2]) * s.shape[-1] for s in self)
 
 
 def hand_tokens(streams, t, deadline):
@@ -150,7 +151,7 @@ def hand_tokens(streams, t, deadline):
     probe's: the case stops (ValueError)."""
     if not all(s.next == t < s.shape[-2] for s in streams):
         raise ValueError("tokens asked out of order")
-    n = feed_tokens(sum(math.prod(s.shape[:-2]) * s.shape[-1] for s in streams), streams[0].shape[-2] - t)
+    n = feed_tokens(streams.width, streams[0].shape[-2] - t)
     block = np.concatenate([s.tokens(n).reshape(n, -1) for s in streams], axis=1)  # (token, every stream's)
     data = memoryview(block).cast("B")
     os.set_blocking(streams.fd, False)  # (a child that asks and does not read costs its case, not the run)

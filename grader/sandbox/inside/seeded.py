@@ -36,8 +36,9 @@ def make(seed, shape, scale=1.0):
 
 
 class Stream:
-    """The array `make` makes, handed over token by token (``token(t)``, t = 0, 1, 2, ... in order): the tokens
-    `fill` draws, one at a time, so the whole array never lies in the process that steps through it. A decoding
+    """The array `make` makes, drawn token by token (``token(t)``, t = 0, 1, 2, ... in order; ``tokens(n)``: the
+    next n at once): the tokens `fill` draws, in the driver, which hands them to the student's process as its probe
+    steps (`driver.hand_tokens`), so the whole array, and its seed, never lie in the process that steps. A decoding
     step is measured on its own memory: with the whole input beside it, a step could keep its history as the
     caller's buffer (read it back from there) or hand the caller's pages of tokens already stepped back to the
     kernel to make room for its own copy (blind attacks25). ``shape`` is the array's, (..., L, d)."""
@@ -62,8 +63,4 @@ class Stream:
         """Token t, (..., d), float64: a new array the caller owns; only the next token can be drawn."""
         if t != self.next or t >= self.shape[-2]:
             raise ValueError(f"token {t} asked for where token {self.next} is next (of {self.shape[-2]})")
-        self.next += 1
-        out = self._rng.standard_normal(size=self.shape[:-2] + self.shape[-1:])
-        if self.scale != 1.0:
-            out *= self.scale
-        return out
+        return self.tokens(1)[0]
