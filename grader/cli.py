@@ -57,9 +57,10 @@ def cmd_submission(args) -> int:
     if unsandboxed:
         sandbox.warm.shutdown()
     from grader.grading.pipeline import grade_submission
+    from grader.grading.probing import lanes_for
     from grader.report.render import render_terminal, write_reports
 
-    report = grade_submission(Path(args.path), Path(args.autograder), unsandboxed=unsandboxed)
+    report = grade_submission(Path(args.path), Path(args.autograder), unsandboxed=unsandboxed, lanes=lanes_for(1))
     paths = write_reports(report, Path(args.out))
     print(render_terminal(report, paths.get("report.html")))
     return 0 if report.status == "graded" else 1

@@ -23,6 +23,7 @@ from grader.bundle import Bundle
 from grader.errors import UsageError
 from grader.grading import messages
 from grader.grading.pipeline import failed_report, grade_submission
+from grader.grading.probing import lanes_for
 from grader.grading.unpack import JUNK_DIRS, MAX_SUBMISSION_BYTES
 from grader.results import Report
 
@@ -50,10 +51,11 @@ class Engine(Protocol):
     def close(self) -> None: ...
 
 
-def grade_one(path: Path, bundle: Bundle, unsandboxed: bool, name: str) -> Report:
-    """Grade one submission; a grader failure becomes a `crashed` report for this submission only."""
+def grade_one(path: Path, bundle: Bundle, unsandboxed: bool, name: str, lanes: int = 1) -> Report:
+    """Grade one submission; a grader failure becomes a `crashed` report for this submission only. ``lanes``: the
+    checks' runs at once (`probing.lanes_for`)."""
     try:
-        return grade_submission(path, bundle, unsandboxed=unsandboxed, name=name)
+        return grade_submission(path, bundle, unsandboxed=unsandboxed, name=name, lanes=lanes)
     except Exception as exc:  # a grader failure on one submission must not stop the class
         log.exception("grading %s crashed", path.name)
         return crashed_report(bundle, name, messages.grader_failed(exc))
@@ -90,7 +92,8 @@ class ThreadEngine:
     def run(self, jobs: list[Job]) -> Iterator[tuple[Job, Report]]:
         assert self.bundle is not None, "start() first"
         with ThreadPoolExecutor(max_workers=self.jobs) as pool:
-            futures = {pool.submit(grade_one, j.path, self.bundle, self.unsandboxed, j.name): j
+            lanes = lanes_for(self.jobs)  # a second lane only where every grading at once has two cores
+            futures = {pool.submit(grade_one, j.path, self.bundle, self.unsandboxed, j.name, lanes): j
                        for j in order_jobs(jobs)}
             for future in as_completed(futures):
                 yield futures[future], future.result()

@@ -169,7 +169,7 @@ def _hand_in(tree: Path, template: Path, config: AssignmentConfig, template_nb: 
 
 
 def _run_stages(tree: Path, config: AssignmentConfig, nb: HandedIn, *, checks_from: Path | None,
-                unsandboxed: bool, parallel: bool, cache: StageCache | None):
+                unsandboxed: bool, parallel: bool, cache: StageCache | None, lanes: int = 1):
     """(the notebook's run, the checks' or public tests' run, timings). The notebook and the checks (or
     public tests) run side by side, in separate sandboxed processes, each on its own copy of the tree. A
     module whose import already hangs does not get to hang the notebook too: once the checks say so, the
@@ -185,7 +185,7 @@ def _run_stages(tree: Path, config: AssignmentConfig, nb: HandedIn, *, checks_fr
 
     def checks(select: tuple[str, ...] | None = None):  # select: some public tests' node ids (grade --local)
         if checks_from is not None:
-            return run_checks(checks_from, tree, unsandboxed=unsandboxed, config=config)
+            return run_checks(checks_from, tree, unsandboxed=unsandboxed, config=config, lanes=lanes)
         return run_public_tests(tree, config.public_tests, timeout=config.limits.notebook_timeout_s,
                                 memory_mb=config.limits.memory_mb, select=select)
 
@@ -234,15 +234,16 @@ def _judged_answers(nb: HandedIn, key: dict, rubric: Rubric, config: AssignmentC
 
 def grade_tree(tree: Path, template: Path, config: AssignmentConfig, rubric: Rubric, *, key: dict,
                checks_from: Path | None, unsandboxed: bool, parallel: bool = True,
-               cache: StageCache | None = None, student: Student = Student()) -> GradedTree:
+               cache: StageCache | None = None, student: Student = Student(), lanes: int = 1) -> GradedTree:
     """The stages shared by the official and the local path (``cache``: the local path's stage results;
-    ``key``: the answer key at the default numbers, judged at ``student``'s own)."""
+    ``key``: the answer key at the default numbers, judged at ``student``'s own; ``lanes``: the checks' runs at
+    once, `probing.run_checks`)."""
     if not unsandboxed:  # before any run of this grading is forked: each finds the same modules imported
         sandbox.warm.preload(config.preload)
     template_nb = json.loads((template / config.notebook).read_text())
     nb = _hand_in(tree, template, config, template_nb)
     run, other, timings = _run_stages(tree, config, nb, checks_from=checks_from, unsandboxed=unsandboxed,
-                                      parallel=parallel, cache=cache)
+                                      parallel=parallel, cache=cache, lanes=lanes)
     notes = [*nb.notes, *run.notes, *other.notes]
     official = checks_from is not None
     cases, isolation = (other.outcomes, other.isolation or run.isolation) if official else ((), run.isolation)
@@ -274,10 +275,12 @@ def failed_report(config: AssignmentConfig, rubric: Rubric, name: str, status: s
 
 
 def grade_submission(submission: Path, bundle_path: Path | Bundle, *, unsandboxed: bool = False,
-                     name: str | None = None, parallel: bool = True, student: str = "") -> Report:
+                     name: str | None = None, parallel: bool = True, student: str = "", lanes: int = 1) -> Report:
     """Official grading of one submission (a folder, a .zip or a bare notebook) against an autograder
     bundle (its zip or folder, or a `Bundle` already opened, as a batch does once for the class).
     ``student``: the student's id when the caller knows it (it wins over what the submission says).
+    ``lanes``: how many of the checks' sandboxed runs go at once (`probing.run_checks`; `lanes_for` says how many
+    a grader with cores to spare may use).
 
     Always a report: a fault of the submission is `invalid`, anything else that goes wrong while
     grading it (a bug of ours included) is `crashed`, with the cause in words. Only a broken
@@ -295,7 +298,7 @@ def grade_submission(submission: Path, bundle_path: Path | Bundle, *, unsandboxe
                                  bundle_error_message(bundle.config.name, problems), bundle_hash=bundle.hash)
         try:
             return _grade_submission(submission, bundle, unsandboxed=unsandboxed, name=name, parallel=parallel,
-                                     student=student)
+                                     student=student, lanes=lanes)
         except Exception as exc:  # nothing about one submission may stop a class
             log.exception("grading %s crashed", name)
             return failed_report(bundle.config, bundle.rubric, name, "crashed", messages.grader_failed(exc),
@@ -303,7 +306,7 @@ def grade_submission(submission: Path, bundle_path: Path | Bundle, *, unsandboxe
 
 
 def _grade_submission(submission: Path, bundle: Bundle, *, unsandboxed: bool, name: str, parallel: bool,
-                      student: str) -> Report:
+                      student: str, lanes: int) -> Report:
     started = time.perf_counter()
     with sandbox.scratch_dir("grade") as work:
         config, rubric = bundle.config, bundle.rubric
@@ -316,7 +319,8 @@ def _grade_submission(submission: Path, bundle: Bundle, *, unsandboxed: bool, na
         key = answer_key(bundle.solution, config)
         try:
             graded = grade_tree(tree, bundle.template, config, rubric, key=key, checks_from=bundle.solution,
-                                unsandboxed=unsandboxed, parallel=parallel, student=_student(student, intake))
+                                unsandboxed=unsandboxed, parallel=parallel, student=_student(student, intake),
+                                lanes=lanes)
         except NotebookError as exc:
             return failed_report(config, rubric, name, "invalid", str(exc), bundle_hash=bundle.hash,
                                  submission_hash=sub_hash)

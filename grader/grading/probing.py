@@ -298,12 +298,25 @@ def _stopped_text(entry: dict, result: sandbox.RunResult, limits, timeout_s: flo
 
 
 def run_checks(checks_tree: Path, submission: Path, *, unsandboxed: bool = False,
-               config: AssignmentConfig | None = None, cancel=None) -> CheckRun:
+               config: AssignmentConfig | None = None, cancel=None, lanes: int = 1) -> CheckRun:
     """Judge every case of the hidden checks in ``checks_tree`` (the solution tree of a bundle) against the code
     in ``submission``: the ordinary cases in one sandboxed run, then each cost case length by length; the compared
-    cases' inputs drawn for this submission's code (`draws.for_submission`)."""
+    cases' inputs drawn for this submission's code (`draws.for_submission`). ``lanes`` 2: the ordinary runs go in
+    a lane of their own beside the cost runs (`_with_costs`), for a grader with a core to spare (`lanes_for`)."""
     with draws.for_submission(_code_digest(submission)):
-        return _run_checks(checks_tree, submission, unsandboxed=unsandboxed, config=config, cancel=cancel)
+        return _run_checks(checks_tree, submission, unsandboxed=unsandboxed, config=config, cancel=cancel,
+                           lanes=lanes)
+
+
+def lanes_for(gradings_at_once: int) -> int:
+    """The lanes (`run_checks`) each of ``gradings_at_once`` gradings may use on this machine: 2 where the CPUs this
+    process may run on give each grading two cores (one `grade submission`; a batch at ``--jobs 1`` on two
+    cores), else 1: a batch that keeps every core busy with one grading each gains nothing from a second lane."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return 2 if cores >= 2 * max(1, gradings_at_once) else 1
 
 
 def _code_digest(submission: Path) -> bytes:
@@ -328,7 +341,7 @@ def _code_digest(submission: Path) -> bytes:
 
 
 def _run_checks(checks_tree: Path, submission: Path, *, unsandboxed: bool, config: AssignmentConfig | None,
-                cancel) -> CheckRun:
+                cancel, lanes: int = 1) -> CheckRun:
     config = config or load_assignment(checks_tree)
     planned = plan(checks_tree)
     if not planned:
@@ -341,7 +354,7 @@ def _run_checks(checks_tree: Path, submission: Path, *, unsandboxed: bool, confi
         while runs.pending():
             runs.run_next()
         return runs.judged()
-    return _with_costs(runs, planned, measured, checks_tree, submission, config, unsandboxed, cancel)
+    return _with_costs(runs, planned, measured, checks_tree, submission, config, unsandboxed, cancel, lanes)
 
 
 class OrdinaryRuns:
@@ -464,25 +477,22 @@ def _sandboxed(checks_tree: Path, code: Path, job: bytes, run_limits: sandbox.Ru
 
 def _with_costs(ordinary: OrdinaryRuns, planned: list[PlannedCase], measured: list[PlannedCase],
                 checks_tree: Path, submission: Path, config: AssignmentConfig, unsandboxed: bool,
-                cancel) -> CheckRun:
+                cancel, lanes: int = 1) -> CheckRun:
     """The ordinary cases' runs (``ordinary``) and the cost cases' runs, judged in plan order. Each ordinary run
     comes after as many of the student's cost runs as this grading's draw says (`draws.places`, afresh for each
     grading), each at a place of its own: what a run leaves on the host for the next (the page cache, the name cache:
     docs/authoring.md) then does not say whether the runs that compare a form came before the run that measures
     it, and a comparing check that runs `COMPARING_RUNS` times is all behind a cost run only by a long chance. The
     cost cases come in an order drawn afresh too (`draws.shuffled`): how many long calls came before says nothing
-    of which form the next cost run measures."""
+    of which form the next cost run measures.
+
+    ``lanes`` 2: the ordinary runs go in a second lane (`_SecondLane`), beside the cost runs rather than between
+    them: each still starts only once the cost runs its drawn place puts before it have ended, and overlaps the
+    ones after it. A cost verdict is read from the run's own CPU time and memory (its cgroup), which a run beside it
+    does not charge; a batch at ``--jobs 2`` already runs every cost run beside another grading's runs."""
     by_id: dict[str, CaseOutcome] = {}
     notes, stops, spent = [], [], [0.0, 0.0, 0.0]
-    places = draws.places(len(ordinary.parts), sum(len(costs.student_runs(p.case)) for p in measured))
-    ordinary.parts = [ordinary.parts[i] for _, i in places]
-    runs_so_far = 0
-
-    def before_student_run() -> None:
-        nonlocal runs_so_far
-        while ordinary.pending() and places[len(ordinary.runs)][0] <= runs_so_far:
-            ordinary.run_next()
-        runs_so_far += 1
+    placed = _Placed(ordinary, sum(len(costs.student_runs(p.case)) for p in measured), lanes)
     # ... and how this grader's runs start (`sandbox.warm.measured_as`): a student's runs are compared with the
     # model's measured alike, in this process and from the kept files
     runs_start = sandbox.warm.measured_as()
@@ -490,30 +500,29 @@ def _with_costs(ordinary: OrdinaryRuns, planned: list[PlannedCase], measured: li
 
     def runner(p: PlannedCase) -> costs.Runner:  # the model's runs and the student's alike, after the companions
         return _alone_runner(p, checks_tree, submission, config, unsandboxed, cancel, notes, spent,
-                             _companions(p, _compared(p, planned)), before_student_run, stops)
+                             _companions(p, _compared(p, planned)), placed.before_student_run, stops)
     kept = model_costs.kept_for(checks_tree, unsandboxed, stamp, runs_start)
     # a cost case this very code passed before (this bundle, measured alike, on this machine: a resubmission that
     # changed only its notebook, a batch graded again) stands without its runs (`model_costs.Kept.passed_before`)
     code, reused = _code_digest(submission), 0
     if os.environ.get("LRKIT_KEEP_PASSES", "1") == "0":  # every cost case measured, whatever was measured before
         code = b""
-    for p in [measured[i] for i in draws.shuffled(len(measured))]:  # (outcomes are kept by id, in plan order)
-        stopped = ordinary.import_failed() or next(iter(stops), "")
-        if stopped:
-            by_id[p.id] = CaseOutcome(p.spec.name, p.case.label, False,
-                                      f"{p.spec.title} [{p.case.label}]: not checked, because {stopped}.")
-            continue
-        case = costs.drawn(p.case, draws.measured())
-        if kept is not None and code and kept.passed_before(p.spec.name, case, code):  # this code, bundle, machine
-            by_id[p.id] = CaseOutcome(p.spec.name, case.label, True)
-            reused += 1
-            continue
-        by_id[p.id] = costs.judge_cost(p.spec, case, runner(p), stamp, kept)
-        if kept is not None and code and by_id[p.id].passed:
-            kept.keep_pass(p.spec.name, case, code)
-    while ordinary.pending():
-        ordinary.run_next()
-    run = ordinary.judged()
+    with placed:
+        for p in [measured[i] for i in draws.shuffled(len(measured))]:  # (outcomes are kept by id, in plan order)
+            stopped = ordinary.import_failed() or next(iter(stops), "")
+            if stopped:
+                by_id[p.id] = CaseOutcome(p.spec.name, p.case.label, False,
+                                          f"{p.spec.title} [{p.case.label}]: not checked, because {stopped}.")
+                continue
+            case = costs.drawn(p.case, draws.measured())
+            if kept is not None and code and kept.passed_before(p.spec.name, case, code):  # this code, bundle, machine
+                by_id[p.id] = CaseOutcome(p.spec.name, case.label, True)
+                reused += 1
+                continue
+            by_id[p.id] = costs.judge_cost(p.spec, case, runner(p), stamp, kept)
+            if kept is not None and code and by_id[p.id].passed:
+                kept.keep_pass(p.spec.name, case, code)
+    run = placed.rest()
     by_id.update(zip((p.id for p in planned if isinstance(p.case, Case)), run.outcomes))
     by_id = _measured_where_gated(planned, measured, excuses_checked(planned, by_id), runner, stamp, kept, stops)
     if reused:
@@ -522,6 +531,80 @@ def _with_costs(ordinary: OrdinaryRuns, planned: list[PlannedCase], measured: li
     return CheckRun(tuple(by_id[p.id] for p in planned), tuple(dict.fromkeys((*run.notes, *notes))), run.isolation,
                     round(run.seconds + spent[0], 3), run.import_hung, max(spent[2], run.peak_memory_mb),
                     round(run.cpu_s + spent[1], 3), cost_cpu_s=round(spent[1], 3))
+
+
+class _Placed:
+    """The ordinary runs at their drawn places among the student's ``cost_runs`` cost runs (`draws.places`):
+    `before_student_run` before each of those, `rest` once the cost cases are done. With ``lanes`` 2 the ordinary
+    runs go in a thread of their own (`_SecondLane`); used as a context manager around the cost runs, which the
+    lane is told have all ended on the way out (or, where they raised, that it is to start no more runs)."""
+
+    def __init__(self, ordinary: OrdinaryRuns, cost_runs: int, lanes: int) -> None:
+        places = draws.places(len(ordinary.parts), cost_runs)
+        ordinary.parts = [ordinary.parts[i] for _, i in places]
+        self.ordinary, self.places, self.runs_so_far = ordinary, [place for place, _ in places], 0
+        self.lane = _SecondLane(ordinary, self.places) if lanes > 1 and ordinary.pending() else None
+
+    def before_student_run(self) -> None:
+        if self.lane is not None:  # the runs so far have ended: the second lane's runs placed after them may start
+            self.lane.ended(self.runs_so_far)
+        while self.lane is None and self.ordinary.pending() and \
+                self.places[len(self.ordinary.runs)] <= self.runs_so_far:
+            self.ordinary.run_next()
+        self.runs_so_far += 1
+
+    def __enter__(self) -> _Placed:
+        return self
+
+    def __exit__(self, kind, error, trace) -> None:
+        if self.lane is not None:
+            self.lane.finish(abandon=error is not None)
+
+    def rest(self) -> CheckRun:
+        """The ordinary runs not run yet, run; all of them judged."""
+        while self.ordinary.pending():
+            self.ordinary.run_next()
+        return self.ordinary.judged()
+
+
+class _SecondLane:
+    """The ordinary runs (``ordinary``, in their drawn order) in a thread of their own: run i starts once
+    ``places[i]`` of the student's cost runs have ended (`ended`), or all of them have (`finish`, which waits for
+    the lane and raises what it raised)."""
+
+    def __init__(self, ordinary: OrdinaryRuns, places: list[int]) -> None:
+        self.ordinary, self.places = ordinary, places
+        self.cost_runs_ended, self.all_ended, self.abandoned, self.error = 0, False, False, None
+        self.moved = threading.Condition()
+        self.thread = threading.Thread(target=self._run, name="checks-second-lane", daemon=True)
+        self.thread.start()
+
+    def _may_start(self) -> bool:
+        return self.all_ended or self.places[len(self.ordinary.runs)] <= self.cost_runs_ended
+
+    def _run(self) -> None:
+        try:
+            while self.ordinary.pending():
+                with self.moved:
+                    self.moved.wait_for(self._may_start)
+                    if self.abandoned:
+                        return
+                self.ordinary.run_next()
+        except BaseException as exc:  # (raised again in the grading's own thread by `finish`)
+            self.error = exc
+
+    def ended(self, cost_runs: int) -> None:
+        with self.moved:
+            self.cost_runs_ended = max(self.cost_runs_ended, cost_runs)
+            self.moved.notify_all()
+
+    def finish(self, abandon: bool = False) -> None:
+        with self.moved:
+            self.all_ended, self.abandoned = True, abandon
+            self.moved.notify_all()
+        self.thread.join()
+        if self.error is not None and not abandon:
+            raise self.error
 
 
 def _compared(p: PlannedCase, planned: list[PlannedCase]) -> list[PlannedCase]:

@@ -291,6 +291,85 @@ def test_each_ordinary_run_comes_at_a_place_of_its_own_among_the_cost_runs_drawn
         assert len(stopped) == 3 - len({e[1] for e in events if e[0] == "student"}) == (2 if at == 0 else 1)
 
 
+class _TimedRuns(_Runs):
+    """`_Runs` whose runs take ``seconds`` each and note when they started and ended (``raising``: the run of
+    that index raises)."""
+
+    def __init__(self, k: int, events: list, seconds: float, raising: int = -1) -> None:
+        super().__init__(k, events)
+        self.seconds, self.raising = seconds, raising
+
+    def run_next(self) -> None:
+        import time
+        i = len(self.runs)
+        if i == self.raising:
+            raise RuntimeError("a grader fault in the second lane")
+        start = time.monotonic()
+        time.sleep(self.seconds)
+        self.runs.append(1)
+        self.events.append(("ordinary", self.parts[i][0], start, time.monotonic()))
+
+
+def test_with_two_lanes_each_ordinary_run_starts_after_its_drawn_cost_runs_ended_and_overlaps_the_later_ones(
+        monkeypatch):
+    """`run_checks(lanes=2)` (one `grade submission` on two cores): the ordinary runs go in a thread of their own
+    beside the cost runs. Each starts only once the student's cost runs its drawn place puts before it have ended
+    (as in one lane), the cost runs after it go on meanwhile, the outcomes are one lane's, and a fault in the
+    lane is raised in the grading's thread (the cost runs not waited for)."""
+    import time
+    from types import SimpleNamespace
+
+    from grader.grading import costs, probing
+    from grader.results import CaseOutcome
+
+    events = []
+    monkeypatch.setattr(probing, "_stamp", lambda tree: ("t", 0))
+    monkeypatch.setattr(model_costs, "kept_for", lambda *a: None)
+    monkeypatch.setattr(costs, "drawn", lambda case, seed: case)
+
+    def runner(p, tree, submission, config, unsandboxed, cancel, notes, spent, before, before_student_run, stops):
+        def run(whose, inputs, cap):
+            if whose == "student":
+                before_student_run()
+            start = time.monotonic()
+            time.sleep(0.05)
+            events.append((whose, p.id, start, time.monotonic()))
+        return run
+
+    def judge(spec, case, run, stamp, kept):
+        run("model", {}, None)
+        run("student", {}, None), run("student", {}, None)
+        return CaseOutcome(spec.name, case.label, True, "")
+
+    monkeypatch.setattr(probing, "_alone_runner", runner)
+    monkeypatch.setattr(costs, "judge_cost", judge)
+    spec = SimpleNamespace(name="cost_form", probe="runs", title="Cost")
+    case = SimpleNamespace(grows=costs.LINEAR, compared_by="", label="L")
+    measured = [probing.PlannedCase(f"cost_form-{n:03d}", spec, case) for n in range(3)]
+    compared = probing.PlannedCase("compared-000", SimpleNamespace(name="compared"), Case("c", {}))
+    overlapped = 0
+    for drawn in ([(0, 0), (2, 1), (6, 2)], [(1, 0), (1, 1), (4, 2)], [(3, 0), (5, 1), (5, 2)]):
+        monkeypatch.setattr(draws, "places", lambda k, n, drawn=drawn: list(drawn))
+        events.clear()
+        run = probing._with_costs(_TimedRuns(3, events, 0.12), [compared, *measured], measured, Path("."),
+                                  Path("."), SimpleNamespace(limits=None), True, None, lanes=2)
+        assert [o.passed for o in run.outcomes] == [True] * 4
+        students = sorted((e for e in events if e[0] == "student"), key=lambda e: e[2])
+        ordinary = {e[1]: e for e in events if e[0] == "ordinary"}
+        assert sorted(ordinary) == ["part 0", "part 1", "part 2"] and len(students) == 6
+        for (place, i) in drawn:  # after the cost runs placed before it ended, never earlier
+            start = ordinary[f"part {i}"][2]
+            assert all(s[3] <= start for s in students[:place]), (drawn, i, start, students)
+            later = [s for s in students[place:] if s[2] < ordinary[f"part {i}"][3]]
+            overlapped += bool(later)
+    assert overlapped >= 3  # and the cost runs after a run's place went on beside it (not after it, as in one lane)
+    # a fault in the second lane: raised here, after the cost runs (which do not wait for it)
+    monkeypatch.setattr(draws, "places", lambda k, n: [(0, 0), (0, 1), (0, 2)])
+    with pytest.raises(RuntimeError, match="second lane"):
+        probing._with_costs(_TimedRuns(3, events, 0.01, raising=1), [compared, *measured], measured, Path("."),
+                            Path("."), SimpleNamespace(limits=None), True, None, lanes=2)
+
+
 def test_the_ordinary_runs_checks_come_in_an_order_drawn_per_submission():
     """Blind attacks16 left a mark on the host (names looked up, and so cached) in the process of the check that
     ran just before the comparing one, always the same one (checks ran in name order): the checks now run in an
