@@ -146,7 +146,7 @@ def test_hollow_exercise_cells_earn_nothing(built_root, tmp_path, name):
     _hollow(submission / config.notebook, "import matplotlib.pyplot as plt\nplt.plot([0, 1])\nplt.show()\n"
             if "hybrid" in name else "pass\n")
     _, bundle = release_assignment(built_root, name, tmp_path / "dist")
-    report = grade_submission(submission, bundle, unsandboxed=not sandbox.sandbox_available())
+    report = grade_submission(submission, bundle, unsandboxed=not sandbox.sandbox_available(), lanes=2)
     cells = {i.id: i for i in report.items if i.kind == "cells"}
     assert cells and all(i.points == 0 for i in cells.values()), {i.id: i.points for i in cells.values()}
     code = [i for i in report.items if i.kind == "checks"]
@@ -156,7 +156,8 @@ def test_hollow_exercise_cells_earn_nothing(built_root, tmp_path, name):
 
 # The mutant tables above measure the checks; the notebook is not run (its cells count as run). These
 # grade one bug per assignment in full, notebook included, so that a provided notebook cell which
-# asserts what a check already grades (one bug, two items) cannot come back unnoticed.
+# asserts what a check already grades (one bug, two items) cannot come back unnoticed; in two lanes, as one
+# `grade submission` on two cores grades (the mutant tables: a batch, one lane a grading).
 FULL_GRADE = [("linear-attention-basics", "dropped_normalizer"), ("linear-attention-hybrid", "step_without_out_proj"),
               ("linear-attention-hybrid", "output_before_update")]  # (a step giving NaN: Exercise 2 samples with it)
 
@@ -173,7 +174,7 @@ def test_a_bug_costs_only_its_items_when_the_notebook_runs_too(built_root, tmp_p
     mutant = next(m for m in mutants_of(name, built_root) if m.name == bug)
     submission = apply(mutant, tree, config.student_files, tmp_path / "submission")
     _, bundle = release_assignment(built_root, name, tmp_path / "dist")
-    report = grade_submission(submission, bundle, unsandboxed=not sandbox.sandbox_available())
+    report = grade_submission(submission, bundle, unsandboxed=not sandbox.sandbox_available(), lanes=2)
     lost = {i.id: [m for m in i.messages][:1] for i in report.items
             if i.id in graded_items(rubric) and i.points < i.max_points}
     assert set(lost) == set(mutant.loses), lost
