@@ -453,7 +453,7 @@ def _modules_only(folder: str, names: list[str]) -> list[str]:
 def _sandboxed(checks_tree: Path, code: Path, job: bytes, run_limits: sandbox.RunLimits, *, unsandboxed: bool,
                cancel, model: bool = False, modules_only: bool = False) -> sandbox.RunResult:
     """One run of the driver on ``job`` against the code in ``code`` (a copy of it; ``model``: the solution tree,
-    without its hidden material)."""
+    without its hidden material, run with nothing else of this grader beside it: `sandbox.quiet`)."""
     with sandbox.scratch_dir("checks") as work:
         harness, scratch = work / "harness", work / "submission"
         harness.mkdir()
@@ -472,7 +472,7 @@ def _sandboxed(checks_tree: Path, code: Path, job: bytes, run_limits: sandbox.Ru
         return sandbox.run([sandbox.sandbox_python(), "-I", "/harness/driver.py"],
                            mounts=[sandbox.Mount(harness, "/harness"), sandbox.Mount(scratch, "/submission", True)],
                            cwd="/submission", env={"LRKIT_GRADING": "1"}, limits=run_limits,
-                           unsandboxed=unsandboxed, stdin=job, channel=True, cancel=cancel)
+                           unsandboxed=unsandboxed, stdin=job, channel=True, cancel=cancel, alone=model)
 
 
 def _with_costs(ordinary: OrdinaryRuns, planned: list[PlannedCase], measured: list[PlannedCase],

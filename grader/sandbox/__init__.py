@@ -21,7 +21,7 @@ import tarfile
 import threading
 from pathlib import Path
 
-from grader.sandbox import plan, seccomp, warm
+from grader.sandbox import plan, quiet, seccomp, warm
 from grader.sandbox.bwrap import (
     bwrap_argv,
     check_mounts,
@@ -49,20 +49,23 @@ __all__ = ["CHANNEL_ENV", "SANDBOX_UID", "inside_script", "Mount", "RunLimits", 
 
 def run(argv: list[str], *, mounts: list[Mount], cwd: str, env: dict[str, str], limits: RunLimits,
         unsandboxed: bool = False, stdin: bytes | None = None,
-        channel: bool = False, cancel: threading.Event | None = None) -> RunResult:
+        channel: bool = False, cancel: threading.Event | None = None, alone: bool = False) -> RunResult:
     """Run `argv` (in-sandbox paths) under `limits`; always returns, leaving no process behind.
 
     ``stdin``: bytes written to the command's standard input. ``channel``: give the command a
     pipe of its own to answer on (its fd number is in ``$LRKIT_CHANNEL_FD``); what it sends,
     at most ``limits.max_channel_bytes``, comes back as ``RunResult.channel``, and its growth
-    is the progress that ``limits.idle_s`` watches. ``cancel``: an event that stops the run when set."""
-    try:
-        return _run(argv, mounts=mounts, cwd=cwd, env=env, limits=limits,
-                    unsandboxed=unsandboxed, stdin=stdin, channel=channel, cancel=cancel)
-    except warm.WarmStartFailed as exc:  # this run starts cold; the template is replaced (warm.spawn_failed)
-        warm.spawn_failed(exc)
-        return _run(argv, mounts=mounts, cwd=cwd, env=env, limits=limits,
-                    unsandboxed=unsandboxed, stdin=stdin, channel=channel, cancel=cancel)
+    is the progress that ``limits.idle_s`` watches. ``cancel``: an event that stops the run when set.
+    ``alone``: a run measured for everyone after (the model's cost runs): it starts once no other run of this
+    process runs, and none starts until it has ended (`quiet`); the wait is not the run's time."""
+    with quiet.alone() if alone else quiet.shared():
+        try:
+            return _run(argv, mounts=mounts, cwd=cwd, env=env, limits=limits,
+                        unsandboxed=unsandboxed, stdin=stdin, channel=channel, cancel=cancel)
+        except warm.WarmStartFailed as exc:  # this run starts cold; the template is replaced (warm.spawn_failed)
+            warm.spawn_failed(exc)
+            return _run(argv, mounts=mounts, cwd=cwd, env=env, limits=limits,
+                        unsandboxed=unsandboxed, stdin=stdin, channel=channel, cancel=cancel)
 
 
 def _run(argv: list[str], *, mounts: list[Mount], cwd: str, env: dict[str, str], limits: RunLimits,
