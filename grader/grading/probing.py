@@ -302,7 +302,8 @@ def run_checks(checks_tree: Path, submission: Path, *, unsandboxed: bool = False
     """Judge every case of the hidden checks in ``checks_tree`` (the solution tree of a bundle) against the code
     in ``submission``: the ordinary cases in one sandboxed run, then each cost case length by length; the compared
     cases' inputs drawn for this submission's code (`draws.for_submission`). ``lanes`` 2: the ordinary runs go in
-    a lane of their own beside the cost runs (`_with_costs`), for a grader with a core to spare (`lanes_for`)."""
+    a lane of their own beside the cost runs (`_with_costs`), for a grader with a core to spare (`lanes_for`);
+    sandboxed only."""
     with draws.for_submission(_code_digest(submission)):
         return _run_checks(checks_tree, submission, unsandboxed=unsandboxed, config=config, cancel=cancel,
                            lanes=lanes)
@@ -492,7 +493,9 @@ def _with_costs(ordinary: OrdinaryRuns, planned: list[PlannedCase], measured: li
     does not charge; a batch at ``--jobs 2`` already runs every cost run beside another grading's runs."""
     by_id: dict[str, CaseOutcome] = {}
     notes, stops, spent = [], [], [0.0, 0.0, 0.0]
-    placed = _Placed(ordinary, sum(len(costs.student_runs(p.case)) for p in measured), lanes)
+    # (unsandboxed, every process of the grader's runs sees the others in /proc: runs side by side would tell a run
+    # what runs beside it, so there they take turns)
+    placed = _Placed(ordinary, sum(len(costs.student_runs(p.case)) for p in measured), 1 if unsandboxed else lanes)
     # ... and how this grader's runs start (`sandbox.warm.measured_as`): a student's runs are compared with the
     # model's measured alike, in this process and from the kept files
     runs_start = sandbox.warm.measured_as()

@@ -200,7 +200,8 @@ class _Runs:
         return probing.CheckRun((CaseOutcome("compared", "c", True, ""),), (), (), 1.0)
 
 
-def test_each_ordinary_run_comes_at_a_place_of_its_own_among_the_cost_runs_drawn_per_grading(monkeypatch):
+def test_each_ordinary_run_comes_at_a_place_of_its_own_among_the_cost_runs_drawn_per_grading(monkeypatch,
+                                                                                              tmp_path):
     """Blind attacks14 carried state from run to run through the host's page cache ("a long call of this form was
     made before", or a count of processes): the run that compares a form came first, always. Blind attacks19 kept
     a log there, and the ordinary runs came as one block; blind attacks20 replayed a regrade's order (drawn for the
@@ -241,7 +242,7 @@ def test_each_ordinary_run_comes_at_a_place_of_its_own_among_the_cost_runs_drawn
     for grading in range(2):
         events.clear()
         with draws.for_submission(b"\5" * 32):
-            probing._with_costs(_Runs(3, events), [compared, *measured], measured, Path("."), Path("."),
+            probing._with_costs(_Runs(3, events), [compared, *measured], measured, tmp_path, tmp_path,
                                 SimpleNamespace(limits=None), True, None)
         drawn_for[grading] = tuple(e[:2] for e in events)
     assert drawn_for[0] != drawn_for[1], drawn_for
@@ -250,7 +251,7 @@ def test_each_ordinary_run_comes_at_a_place_of_its_own_among_the_cost_runs_drawn
     for code in range(60):
         events.clear()
         with draws.for_submission(bytes([code]) * 32):
-            run = probing._with_costs(_Runs(3, events), [compared, *measured], measured, Path("."), Path("."),
+            run = probing._with_costs(_Runs(3, events), [compared, *measured], measured, tmp_path, tmp_path,
                                       SimpleNamespace(limits=None), True, None)
         assert [o.passed for o in run.outcomes] == [True] * 4
         ran = [e for e in events if e[0] == "ordinary"]
@@ -270,7 +271,7 @@ def test_each_ordinary_run_comes_at_a_place_of_its_own_among_the_cost_runs_drawn
     monkeypatch.setattr(probing, "_alone_runner", lambda p, *a: (
         lambda whose, inputs, cap: a[-1].append("importing your module failed: SyntaxError (line 3)")))
     events.clear()
-    run = probing._with_costs(_Runs(2, events), [compared, *measured], measured, Path("."), Path("."),
+    run = probing._with_costs(_Runs(2, events), [compared, *measured], measured, tmp_path, tmp_path,
                               SimpleNamespace(limits=None), True, None)
     assert run.outcomes[0].passed and sorted(o.passed for o in run.outcomes[1:]) == [False, False, True]
     assert sum("not checked, because importing your module failed: SyntaxError" in o.message
@@ -282,8 +283,8 @@ def test_each_ordinary_run_comes_at_a_place_of_its_own_among_the_cost_runs_drawn
     for at in (0, 3):  # before the first cost run (that case ends, two are not run); after the second case's first
         events.clear()
         monkeypatch.setattr(draws, "places", lambda k, n: [(at, 0)])
-        run = probing._with_costs(_Runs(1, events, failing=True), [compared, *measured], measured, Path("."),
-                                  Path("."), SimpleNamespace(limits=None), True, None)
+        run = probing._with_costs(_Runs(1, events, failing=True), [compared, *measured], measured, tmp_path,
+                                  tmp_path, SimpleNamespace(limits=None), True, None)
         first = next(i for i, e in enumerate(events) if e[0] == "ordinary")
         going = events[first - 1][1] if first else ""  # (the cost case whose student run it came before ends)
         assert {e[1] for e in events[first + 1:] if e[0] == "student"} <= {going}, events
@@ -311,7 +312,7 @@ class _TimedRuns(_Runs):
 
 
 def test_with_two_lanes_each_ordinary_run_starts_after_its_drawn_cost_runs_ended_and_overlaps_the_later_ones(
-        monkeypatch):
+        monkeypatch, tmp_path):
     """`run_checks(lanes=2)` (one `grade submission` on two cores): the ordinary runs go in a thread of their own
     beside the cost runs. Each starts only once the student's cost runs its drawn place puts before it have ended
     (as in one lane), the cost runs after it go on meanwhile, the outcomes are one lane's, and a fault in the
@@ -348,26 +349,32 @@ def test_with_two_lanes_each_ordinary_run_starts_after_its_drawn_cost_runs_ended
     measured = [probing.PlannedCase(f"cost_form-{n:03d}", spec, case) for n in range(3)]
     compared = probing.PlannedCase("compared-000", SimpleNamespace(name="compared"), Case("c", {}))
     overlapped = 0
-    for drawn in ([(0, 0), (2, 1), (6, 2)], [(1, 0), (1, 1), (4, 2)], [(3, 0), (5, 1), (5, 2)]):
-        monkeypatch.setattr(draws, "places", lambda k, n, drawn=drawn: list(drawn))
+    for order in ([(0, 0), (2, 1), (6, 2)], [(1, 0), (1, 1), (4, 2)], [(3, 0), (5, 1), (5, 2)]):
+        monkeypatch.setattr(draws, "places", lambda k, n, order=order: list(order))
         events.clear()
-        run = probing._with_costs(_TimedRuns(3, events, 0.12), [compared, *measured], measured, Path("."),
-                                  Path("."), SimpleNamespace(limits=None), True, None, lanes=2)
+        run = probing._with_costs(_TimedRuns(3, events, 0.12), [compared, *measured], measured, tmp_path,
+                                  tmp_path, SimpleNamespace(limits=None), False, None, lanes=2)
         assert [o.passed for o in run.outcomes] == [True] * 4
         students = sorted((e for e in events if e[0] == "student"), key=lambda e: e[2])
         ordinary = {e[1]: e for e in events if e[0] == "ordinary"}
         assert sorted(ordinary) == ["part 0", "part 1", "part 2"] and len(students) == 6
-        for (place, i) in drawn:  # after the cost runs placed before it ended, never earlier
+        for (place, i) in order:  # after the cost runs placed before it ended, never earlier
             start = ordinary[f"part {i}"][2]
-            assert all(s[3] <= start for s in students[:place]), (drawn, i, start, students)
+            assert all(s[3] <= start for s in students[:place]), (order, i, start, students)
             later = [s for s in students[place:] if s[2] < ordinary[f"part {i}"][3]]
             overlapped += bool(later)
     assert overlapped >= 3  # and the cost runs after a run's place went on beside it (not after it, as in one lane)
+    # unsandboxed (a run's processes would see the other lane's in /proc): one lane, whatever was asked
+    events.clear()
+    probing._with_costs(_TimedRuns(3, events, 0.05), [compared, *measured], measured, tmp_path, tmp_path,
+                        SimpleNamespace(limits=None), True, None, lanes=2)
+    spans = sorted((e[2], e[3]) for e in events)
+    assert len(spans) == 12 and all(a[1] <= b[0] for a, b in zip(spans, spans[1:])), spans
     # a fault in the second lane: raised here, after the cost runs (which do not wait for it)
     monkeypatch.setattr(draws, "places", lambda k, n: [(0, 0), (0, 1), (0, 2)])
     with pytest.raises(RuntimeError, match="second lane"):
-        probing._with_costs(_TimedRuns(3, events, 0.01, raising=1), [compared, *measured], measured, Path("."),
-                            Path("."), SimpleNamespace(limits=None), True, None, lanes=2)
+        probing._with_costs(_TimedRuns(3, events, 0.01, raising=1), [compared, *measured], measured, tmp_path,
+                            tmp_path, SimpleNamespace(limits=None), False, None, lanes=2)
 
 
 def test_the_ordinary_runs_checks_come_in_an_order_drawn_per_submission():
