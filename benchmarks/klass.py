@@ -27,6 +27,7 @@ from pathlib import Path
 
 from benchmarks.grade import FLOOR, GRADE, PYTHON, measure
 from grader import sandbox
+from grader.grading.probing import lanes_for
 
 ROOT = Path(__file__).resolve().parent.parent
 ASSIGNMENTS = ("linear-attention-basics", "linear-attention-hybrid")
@@ -83,14 +84,16 @@ def run_assignment(name: str, work: Path, copies: int, jobs: list[int], floor: f
     one_out = work / name / "one"
     wall, cpu = measure(GRADE + ["submission", str(klass / solutions[0]), "--autograder", str(zip_path),
                                  "--out", str(one_out)], ok=(0, 1))
-    result["single"] = {"wall_s": round(wall, 2), "cpu_s": round(cpu, 2), "x_floor": round(wall / floor, 2)}
+    result["single"] = {"wall_s": round(wall, 2), "cpu_s": round(cpu, 2), "x_floor": round(wall / floor, 2),
+                        "lanes": lanes_for(1)}
     for j in jobs:
         out = work / name / f"batch-{j}"
         wall, cpu = measure(GRADE + ["batch", str(klass), "--autograder", str(zip_path), "--out", str(out),
                                      "--jobs", str(j), "--force"], ok=(0, 1))
         result["batch"][str(j)] = {"wall_s": round(wall, 2), "per_submission_s": round(wall / total, 2),
                                    "cpu_per_submission_s": round(cpu / total, 2),
-                                   "x_floor": round(wall / total / floor, 2), "stages": stages(out, solutions)}
+                                   "x_floor": round(wall / total / floor, 2), "stages": stages(out, solutions),
+                                   "lanes": lanes_for(j)}
     return result
 
 
@@ -102,12 +105,13 @@ def report(results: dict) -> None:
         print(f"\n{name}: {r['submissions']} submissions ({r['solutions']} solution copies, bugs: "
               f"{', '.join(r['bugs']) or '-'})")
         one = r["single"]
-        print(f"  grade submission: {one['wall_s']} s = {one['x_floor']} x floor (target <= {SINGLE_TARGET}), "
-              f"{one['cpu_s']} s CPU")
+        print(f"  grade submission ({one['lanes']} lane(s) of check runs): {one['wall_s']} s = {one['x_floor']} x "
+              f"floor (target <= {SINGLE_TARGET}), {one['cpu_s']} s CPU")
         for j, b in sorted(r["batch"].items()):
             target = f" (target <= {TARGETS.get(name, '-')})" if j == "2" else ""
-            print(f"  batch --jobs {j}: {b['wall_s']} s, {b['per_submission_s']} s per submission = "
-                  f"{b['x_floor']} x floor{target}, {b['cpu_per_submission_s']} s CPU per submission")
+            print(f"  batch --jobs {j} ({b['lanes']} lane(s) a grading): {b['wall_s']} s, "
+                  f"{b['per_submission_s']} s per submission = {b['x_floor']} x floor{target}, "
+                  f"{b['cpu_per_submission_s']} s CPU per submission")
             t = b["stages"]["timings"]
             if t:
                 print("    per solution copy (medians): " + ", ".join(f"{k} {v}" for k, v in t.items()))
