@@ -23,7 +23,7 @@ from grader.bundle import Bundle
 from grader.errors import UsageError
 from grader.grading import messages
 from grader.grading.pipeline import failed_report, grade_submission
-from grader.grading.probing import lanes_for
+from grader.grading.probing import lanes_for, usable_cpus
 from grader.grading.unpack import JUNK_DIRS, MAX_SUBMISSION_BYTES
 from grader.results import Report
 
@@ -67,10 +67,7 @@ def crashed_report(bundle: Bundle, name: str, message: str) -> Report:
 
 def default_jobs() -> int:
     """`--jobs` when not given: the CPUs this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
+    return usable_cpus()
 
 
 def order_jobs(jobs: list[Job]) -> list[Job]:

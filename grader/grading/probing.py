@@ -309,15 +309,19 @@ def run_checks(checks_tree: Path, submission: Path, *, unsandboxed: bool = False
                            lanes=lanes)
 
 
+def usable_cpus() -> int:
+    """The CPUs this process may run on (a batch's default ``--jobs``, and what `lanes_for` shares out)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
 def lanes_for(gradings_at_once: int) -> int:
     """The lanes (`run_checks`) each of ``gradings_at_once`` gradings may use on this machine: 2 where the CPUs this
     process may run on give each grading two cores (one `grade submission`; a batch at ``--jobs 1`` on two
     cores), else 1: a batch that keeps every core busy with one grading each gains nothing from a second lane."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cores = os.cpu_count() or 1
-    return 2 if cores >= 2 * max(1, gradings_at_once) else 1
+    return 2 if usable_cpus() >= 2 * max(1, gradings_at_once) else 1
 
 
 def _code_digest(submission: Path) -> bytes:
@@ -551,9 +555,9 @@ class _Placed:
     def before_student_run(self) -> None:
         if self.lane is not None:  # the runs so far have ended: the second lane's runs placed after them may start
             self.lane.ended(self.runs_so_far)
-        while self.lane is None and self.ordinary.pending() and \
-                self.places[len(self.ordinary.runs)] <= self.runs_so_far:
-            self.ordinary.run_next()
+        else:
+            while self.ordinary.pending() and self.places[len(self.ordinary.runs)] <= self.runs_so_far:
+                self.ordinary.run_next()
         self.runs_so_far += 1
 
     def __enter__(self) -> _Placed:

@@ -200,6 +200,25 @@ class _Runs:
         return probing.CheckRun((CaseOutcome("compared", "c", True, ""),), (), (), 1.0)
 
 
+def _judge_model_then_two_student_runs(spec, case, run, stamp, kept):
+    """A `costs.judge_cost` stand-in: the model's run, two of the student's, a pass."""
+    from grader.results import CaseOutcome
+    run("model", {}, None)
+    run("student", {}, None), run("student", {}, None)
+    return CaseOutcome(spec.name, case.label, True, "")
+
+
+def _three_cost_cases_and_a_compared_one():
+    """(three planned cost cases of one form, one planned ordinary case)."""
+    from types import SimpleNamespace
+
+    from grader.grading import costs, probing
+    spec = SimpleNamespace(name="cost_form", probe="runs", title="Cost")
+    case = SimpleNamespace(grows=costs.LINEAR, compared_by="", label="L")
+    measured = [probing.PlannedCase(f"cost_form-{n:03d}", spec, case) for n in range(3)]
+    return measured, probing.PlannedCase("compared-000", SimpleNamespace(name="compared"), Case("c", {}))
+
+
 def test_each_ordinary_run_comes_at_a_place_of_its_own_among_the_cost_runs_drawn_per_grading(monkeypatch,
                                                                                               tmp_path):
     """Blind attacks14 carried state from run to run through the host's page cache ("a long call of this form was
@@ -211,7 +230,6 @@ def test_each_ordinary_run_comes_at_a_place_of_its_own_among_the_cost_runs_drawn
     from types import SimpleNamespace
 
     from grader.grading import costs, probing
-    from grader.results import CaseOutcome
 
     events = []
     monkeypatch.setattr(probing, "_stamp", lambda tree: ("t", 0))
@@ -225,18 +243,10 @@ def test_each_ordinary_run_comes_at_a_place_of_its_own_among_the_cost_runs_drawn
             return None
         return run
 
-    def judge(spec, case, run, stamp, kept):
-        run("model", {}, None)
-        run("student", {}, None), run("student", {}, None)
-        return CaseOutcome(spec.name, case.label, True, "")
-
     monkeypatch.setattr(probing, "_alone_runner", runner)
-    monkeypatch.setattr(costs, "judge_cost", judge)
+    monkeypatch.setattr(costs, "judge_cost", _judge_model_then_two_student_runs)
     monkeypatch.setattr(costs, "drawn", lambda case, seed: case)
-    spec = SimpleNamespace(name="cost_form", probe="runs", title="Cost")
-    case = SimpleNamespace(grows=costs.LINEAR, compared_by="", label="L")
-    measured = [probing.PlannedCase(f"cost_form-{n:03d}", spec, case) for n in range(3)]
-    compared = probing.PlannedCase("compared-000", SimpleNamespace(name="compared"), Case("c", {}))
+    measured, compared = _three_cost_cases_and_a_compared_one()
     places, orders, together, measured_in = {f"part {i}": set() for i in range(3)}, set(), 0, set()
     drawn_for = {}  # (the same code, graded twice: the places are drawn afresh, not for the code: attacks20)
     for grading in range(2):
@@ -321,7 +331,6 @@ def test_with_two_lanes_each_ordinary_run_starts_after_its_drawn_cost_runs_ended
     from types import SimpleNamespace
 
     from grader.grading import costs, probing
-    from grader.results import CaseOutcome
 
     events = []
     monkeypatch.setattr(probing, "_stamp", lambda tree: ("t", 0))
@@ -337,17 +346,9 @@ def test_with_two_lanes_each_ordinary_run_starts_after_its_drawn_cost_runs_ended
             events.append((whose, p.id, start, time.monotonic()))
         return run
 
-    def judge(spec, case, run, stamp, kept):
-        run("model", {}, None)
-        run("student", {}, None), run("student", {}, None)
-        return CaseOutcome(spec.name, case.label, True, "")
-
     monkeypatch.setattr(probing, "_alone_runner", runner)
-    monkeypatch.setattr(costs, "judge_cost", judge)
-    spec = SimpleNamespace(name="cost_form", probe="runs", title="Cost")
-    case = SimpleNamespace(grows=costs.LINEAR, compared_by="", label="L")
-    measured = [probing.PlannedCase(f"cost_form-{n:03d}", spec, case) for n in range(3)]
-    compared = probing.PlannedCase("compared-000", SimpleNamespace(name="compared"), Case("c", {}))
+    monkeypatch.setattr(costs, "judge_cost", _judge_model_then_two_student_runs)
+    measured, compared = _three_cost_cases_and_a_compared_one()
     overlapped = 0
     for order in ([(0, 0), (2, 1), (6, 2)], [(1, 0), (1, 1), (4, 2)], [(3, 0), (5, 1), (5, 2)]):
         monkeypatch.setattr(draws, "places", lambda k, n, order=order: list(order))
