@@ -43,9 +43,12 @@ from grader.authoring.build import build; from grader.authoring.release import r
 root = Path(sys.argv[1]); assert build(root) == 0; release_assignment(root, "toy", root / "dist")"""
 
 
-def measure(argv: list[str], env: dict[str, str] | None = None, ok: tuple[int, ...] = (0,)) -> tuple[float, float]:
+def measure(argv: list[str], env: dict[str, str] | None = None, ok: tuple[int, ...] = (0,),
+            outliving: list | None = None) -> tuple[float, float]:
     """(wall seconds, CPU seconds of the command and everything it started); exit codes in ``ok`` only.
-    (`grade` exits 1 when a submission was not graded, e.g. timed out: the verdicts then differ.)"""
+    (`grade` exits 1 when a submission was not graded, e.g. timed out: the verdicts then differ.) ``outliving``:
+    the command may leave a process that outlives it (`grade --local`'s kept template): its cgroup is appended
+    there for the caller to remove (and so end that process) when done, instead of removed at once."""
     group = Cgroup.create(memory_mb=1 << 16, max_procs=4096, cpus=float(os.cpu_count() or 1)) if cgroup_kind() else None
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
@@ -62,7 +65,9 @@ def measure(argv: list[str], env: dict[str, str] | None = None, ok: tuple[int, .
     except subprocess.CalledProcessError as exc:
         raise RuntimeError(f"{' '.join(argv[:4])} failed: {exc.stderr.decode(errors='replace')[-2000:]}") from None
     finally:
-        if group is not None:
+        if group is not None and outliving is not None:
+            outliving.append(group)
+        elif group is not None:
             group.remove()
 
 

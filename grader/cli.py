@@ -38,6 +38,8 @@ def cmd_local(args) -> int:
     from grader.student.local import grade_local
 
     folder = Path(args.local).resolve()
+    sandbox.warm.keep_between_runs()  # the student's loop: torch imported once, by a template kept between runs
+    sandbox.warm.prestart()
 
     def ask() -> str:  # first run of an assignment with per-student numbers: they depend on the id
         return input("Your student id (your numbers in the notebook depend on it; recorded in "

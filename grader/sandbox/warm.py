@@ -34,7 +34,7 @@ import threading
 import time
 from pathlib import Path
 
-from grader.sandbox import bwrap, plan, seccomp
+from grader.sandbox import bwrap, kept, plan, seccomp
 from grader.sandbox.bwrap import sandbox_available, sandbox_possible, sandbox_python
 from grader.sandbox.records import SANDBOX_UID, Mount, RunLimits, SandboxError
 from grader.sandbox.scratch import keep_cached, restore_cached
@@ -107,21 +107,24 @@ class Zygote:
         (self.home / "root").mkdir(mode=0o755)  # every run mounts its new root here, in its own namespace
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         restore_cached("matplotlib", self.home / "matplotlib", FONT_LIST)  # built once per machine, not per template
-        env = plan.environment({"HOME": str(self.home), **{name: str(self.home / sub) for name, sub in (
-            ("MPLCONFIGDIR", "matplotlib"), ("IPYTHONDIR", "ipython"), ("JUPYTER_DATA_DIR", "jupyter"),
-            ("JUPYTER_RUNTIME_DIR", "jrt"))}})
-        env.pop("MPLBACKEND", None)  # each run sets its own backend
         with open(self.home / "stderr", "wb") as err:  # a file: a full pipe must never stall the template
-            self.proc = subprocess.Popen([sandbox_python(), "-I", str(ZYGOTE), str(theirs.fileno())], env=env,
-                                         cwd="/", stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
-                                         pass_fds=[theirs.fileno()], start_new_session=True)
+            self.proc = subprocess.Popen([sandbox_python(), "-I", str(ZYGOTE), str(theirs.fileno())],
+                                         env=kept.environment(self.home), cwd="/", stdin=subprocess.DEVNULL,
+                                         stdout=subprocess.DEVNULL, stderr=err, pass_fds=[theirs.fileno()],
+                                         start_new_session=True)
         theirs.close()
-        self.control, self.lock, self.starting = ours, threading.Lock(), threading.Lock()
+        self._connected(ours, tested=True)
+
+    def _connected(self, control: socket.socket, tested: bool) -> None:
+        self.control, self.lock, self.starting = control, threading.Lock(), threading.Lock()
         self.forks, self.ready = 0, False
         self.preloaded: set[str] = set()  # the assignment's preloads asked for (`ask_preload`)
         self.active, self.selftest_error = 0, None  # runs forked and not yet ended; why the self-test failed
-        self.tested = threading.Thread(target=self.selftest, daemon=True)  # forked before the template's imports:
-        self.tested.start()  # the test's set-up runs alongside them
+        if tested:
+            self.tested = threading.Thread(target=self.selftest, daemon=True)  # forked before the template's
+            self.tested.start()  # imports: the test's set-up runs alongside them
+        else:  # a kept template another grader launched and tested
+            self.tested = kept.finished_thread()
 
     def _await_ready(self, timeout: float) -> None:
         ready, _, _ = select.select([self.control], [], [], timeout)
@@ -220,11 +223,34 @@ class Zygote:
         shutil.rmtree(self.home, ignore_errors=True)
 
 
+
+class KeptZygote(Zygote):
+    """This user's template kept between graders (`kept`): asked for forks exactly as a grader's own is; this
+    grader only closes its connection when done (the template serves others and exits when idle)."""
+
+    def __init__(self) -> None:
+        control, self.home, launched = kept.attach(ZYGOTE, MAX_FORKS)
+        self.proc = None
+        self._connected(control, tested=launched)  # the grader that launched it tests it
+
+    def alive(self) -> bool:
+        return not self.ready or not kept.gone(self.control)
+
+    def retire(self, grace_s: float = 3600.0) -> None:
+        self.stop()  # its runs in flight go on: their monitors are the template's
+
+    def stop(self) -> None:
+        with contextlib.suppress(OSError):
+            self.control.close()
+
+
 _lock = threading.Lock()
 _zygote: Zygote | None = None
 _broken = False
 _wanted: dict[str, None] = {}  # every preload asked for (`preload`): a template that replaces one is asked again
 _failures = 0  # warm starts that failed since the last one that worked
+_keep = False  # serve runs from this user's kept template (`keep_between_runs`)
+_kept_broken = False  # ... which failed this grader once: its own from then on
 last_failure = ""  # why the last warm start failed (for logs and tests)
 
 
@@ -276,7 +302,7 @@ def _template(wait: bool = True) -> Zygote:
         if _zygote is None:
             atexit.unregister(shutdown)  # registered when a template starts, not at import; once
             atexit.register(shutdown)
-            _zygote = Zygote()
+            _zygote = _new_template()
         zygote = _zygote
     if wait:
         with zygote.starting:
@@ -285,14 +311,18 @@ def _template(wait: bool = True) -> Zygote:
                     zygote.tested.join()  # a machine where the set-up fails gets cold starts, not failed runs
                     if zygote.selftest_error is not None:
                         try:  # a template that died at start: its own words (stderr) say why
-                            zygote.proc.wait(timeout=1.0)
+                            if zygote.proc is not None:
+                                zygote.proc.wait(timeout=1.0)
                             zygote._await_ready(0)
                         except subprocess.TimeoutExpired:
                             pass
                         raise zygote.selftest_error
                     zygote._await_ready(START_TIMEOUT_S)
-                except (OSError, ValueError, SandboxError):
+                except (OSError, ValueError, SandboxError) as exc:
                     zygote.stop()
+                    if isinstance(zygote, KeptZygote):  # (it exited as this grader came): one of our own
+                        _kept_failed(exc, zygote)
+                        return _template(wait)
                     raise
                 zygote.ready = True
                 keep_cached("matplotlib", zygote.home / "matplotlib", FONT_LIST)
@@ -300,6 +330,35 @@ def _template(wait: bool = True) -> Zygote:
                     wanted = list(_wanted)
                 zygote.ask_preload(wanted)
     return zygote
+
+
+def keep_between_runs() -> None:
+    """Serve this grader's runs from this user's kept template (`kept`; `grade --local`), not one of its own."""
+    global _keep
+    _keep = True
+
+
+def _new_template() -> Zygote:
+    """The kept template where this grader asked for it (`keep_between_runs`) and none has failed it; else its own.
+    (Called with `_lock` held.)"""
+    global _kept_broken
+    if _keep and kept.wanted() and not _kept_broken:
+        try:
+            return KeptZygote()
+        except (OSError, SandboxError) as exc:
+            log.warning("the kept warm-start template is unavailable, this grader starts its own: %s", exc)
+            _kept_broken = True
+    return Zygote()
+
+
+def _kept_failed(exc: Exception, zygote: Zygote) -> None:
+    """The kept template could not serve: this grader starts its own from now on."""
+    global _kept_broken, _zygote
+    log.warning("the kept warm-start template is unavailable, this grader starts its own: %s", exc)
+    with _lock:
+        _kept_broken = True
+        if _zygote is zygote:
+            _zygote = None
 
 
 def shutdown() -> None:
@@ -375,12 +434,14 @@ def give_up(exc: Exception) -> None:
 def spawn_failed(exc: Exception) -> None:
     """A run could not be forked: that run starts cold, the template is replaced by a fresh one,
     and `MAX_FAILURES` failures in a row turn warm starts off."""
-    global _zygote, _failures, last_failure
+    global _zygote, _failures, last_failure, _kept_broken
     with _lock:
         if getattr(exc, "zygote", None) is not None and exc.zygote is not _zygote:
             return  # a template already replaced (runs in flight when it failed): counted once
         _failures += 1
         last_failure = str(exc)
+        if isinstance(getattr(exc, "zygote", None), KeptZygote):
+            _kept_broken = True
         old, _zygote = _zygote, None
     if old is not None:
         threading.Thread(target=old.retire, daemon=True).start()

@@ -54,8 +54,36 @@ facts = {"uid": os.getuid(), "status": status, "mounts": mounts, "net": net,
 '''
 
 
+def _mode(tmp_path: Path, monkeypatch, mode: str) -> None:
+    """cold (bubblewrap), warm (the grader's own template) or kept (this user's template kept between graders,
+    grader/sandbox/kept.py: `grade --local`'s)."""
+    monkeypatch.setenv("LRKIT_WARM", "0" if mode == "cold" else "1")
+    if mode == "kept":
+        where = tmp_path / "kept-templates"
+        where.mkdir(mode=0o700, exist_ok=True)
+        monkeypatch.setenv("LRKIT_WARM_DIR", str(where))
+        monkeypatch.setenv("LRKIT_KEEP_WARM", "1")
+        monkeypatch.setattr(warm, "_keep", True)
+        monkeypatch.setattr(warm, "_kept_broken", False)
+        warm.shutdown()
+
+
+def _served(mode: str) -> None:
+    """The template the run came from was the one asked for; a kept one is then let go of."""
+    if mode == "kept":
+        assert isinstance(warm._zygote, warm.KeptZygote), warm.last_failure
+        warm.shutdown()  # (the kept template exits by itself when idle; the test's is killed at once)
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                if b"--keep" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    if str(warm.kept.folder()).encode() in Path(f"/proc/{pid}/cmdline").read_bytes():
+                        os.kill(int(pid), 9)
+            except OSError:
+                pass
+
+
 def _script_facts(tmp_path: Path, monkeypatch, mode: str) -> dict:
-    monkeypatch.setenv("LRKIT_WARM", "1" if mode == "warm" else "0")
+    _mode(tmp_path, monkeypatch, mode)
     work = tmp_path / mode
     work.mkdir()
     (work / "tool.sh").write_text("echo hi\n")
@@ -65,7 +93,8 @@ def _script_facts(tmp_path: Path, monkeypatch, mode: str) -> dict:
     result = sandbox.run([sandbox_python(), "-I", "/submission/main.py"], mounts=[Mount(work, "/submission", True)],
                          cwd="/submission", env={"LRKIT_GRADING": "1"}, limits=LIMITS)
     assert result.returncode == 0, result.output
-    assert ("zygote" if mode == "warm" else "bwrap") in result.isolation, warm.last_failure
+    assert ("bwrap" if mode == "cold" else "zygote") in result.isolation, warm.last_failure
+    _served(mode)
     return json.loads(result.output)
 
 
@@ -73,7 +102,7 @@ def _kernel_facts(tmp_path: Path, monkeypatch, mode: str) -> dict:
     from grader.config import AssignmentLimits
     from grader.grading.execute import execute_notebook
 
-    monkeypatch.setenv("LRKIT_WARM", "1" if mode == "warm" else "0")
+    _mode(tmp_path, monkeypatch, mode)
     tree = tmp_path / f"nb-{mode}"
     tree.mkdir()
     code = FINGERPRINT + "facts.pop('env').pop('JPY_PARENT_PID', None)\nraise RuntimeError(json.dumps(facts))\n"
@@ -81,13 +110,15 @@ def _kernel_facts(tmp_path: Path, monkeypatch, mode: str) -> dict:
                      "execution_count": None}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
     run = execute_notebook(tree, "facts.ipynb", nb, AssignmentLimits())
     assert run.cells and run.cells[0].ename == "RuntimeError", run
+    _served(mode)
     return json.loads(run.cells[0].evalue)
 
 
+@pytest.mark.parametrize("warm_mode", ["warm", "kept"])
 @pytest.mark.parametrize("what", ["script", "kernel"])
-def test_a_warm_run_sees_the_same_world_as_a_cold_one(tmp_path, monkeypatch, what):
+def test_a_warm_run_sees_the_same_world_as_a_cold_one(tmp_path, monkeypatch, what, warm_mode):
     facts = _script_facts if what == "script" else _kernel_facts
-    cold, hot = facts(tmp_path, monkeypatch, "cold"), facts(tmp_path, monkeypatch, "warm")
+    cold, hot = facts(tmp_path, monkeypatch, "cold"), facts(tmp_path, monkeypatch, warm_mode)
     assert hot["uid"] == 65534 and hot["status"]["CapEff"] == "0000000000000000" and hot["status"]["Seccomp"] == "2"
     assert not hot["etc_writable"] and hot["tmp_writable"]
     assert hot["gc"][0], "the template imports with the garbage collector off: a run must get it back on"

@@ -28,6 +28,7 @@ import socket
 import struct
 import sys
 import tarfile
+import time
 
 # the Linux calls, shared with apart.py: loaded by path (with -I this folder is not on sys.path)
 _KERNEL = importlib.util.spec_from_file_location("lrkit_kernel", os.path.join(os.path.dirname(__file__), "kernel.py"))
@@ -130,24 +131,85 @@ def serve(control, runs=-1):
     message ``i`` + a JSON list of module names (no socket) imports those first (`more_preload`)."""
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # monitors are reaped by the kernel
     while runs != 0:
-        try:
-            msg, fds, _, _ = socket.recv_fds(control, 1 << 16, 4)
-        except OSError:
+        served = serve_one(control, [control])
+        if served is None or served < 0:
             return
-        if not fds and msg[:1] == b"i":
-            more_preload(msg[1:])
-            continue
-        if not fds:
-            return
-        runs -= 1
-        pid = os.fork()
-        if pid == 0:
-            control.close()
-            for fd in fds[1:]:
-                os.close(fd)
-            monitor(socket.socket(fileno=fds[0]))
-        for fd in fds:
+        runs -= served
+
+
+def serve_one(control, ours):
+    """One message of ``control``: a run forked (1), modules imported (0), asked to stop taking graders (-1: a
+    kept template's, `keep`), or the grader gone (None). The monitor closes ``ours``, every socket of the
+    template's own."""
+    try:
+        msg, fds, _, _ = socket.recv_fds(control, 1 << 16, 4)
+    except OSError:
+        return None
+    if not fds and msg[:1] == b"i":
+        more_preload(msg[1:])
+        return 0
+    if not fds and msg == b"q":
+        return -1
+    if not fds:
+        return None
+    pid = os.fork()
+    if pid == 0:
+        for sock in ours:
+            sock.close()
+        for fd in fds[1:]:
             os.close(fd)
+        monitor(socket.socket(fileno=fds[0]))
+    for fd in fds:
+        os.close(fd)
+    return 1
+
+
+def keep(listener, path, idle_s, max_forks):
+    """The template kept between graders (`grade --local`, `warm.KeptZygote`): every grader of this user that
+    connects to ``listener`` is told ``ready`` and served as `serve` serves its own one, all at once. It stops
+    taking new graders after ``max_forks`` runs (a fresh layout for the next one) and exits once none is connected
+    and then none has come for ``idle_s`` seconds, removing ``path`` if it is still its own."""
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    own = os.stat(path).st_ino
+    graders, forks, last = [], 0, time.monotonic()
+    while listener is not None or graders:
+        wait = None if graders else last + idle_s - time.monotonic()
+        if wait is not None and wait <= 0:
+            break
+        ready, _, _ = select.select([s for s in [listener, *graders] if s is not None], [], [], wait)
+        for sock in ready:
+            if sock is listener:
+                conn, _ = listener.accept()
+                _, uid, _ = struct.unpack("3i", conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12))
+                if uid != os.getuid():  # (the folder is the user's own, 0700: this is a second lock)
+                    conn.close()
+                    continue
+                conn.sendall(b"ready")
+                graders.append(conn)
+                continue
+            served = serve_one(sock, [s for s in [listener, *graders] if s is not None])
+            if served is None or served < 0:  # the grader is done; or asks this template to stop (`kept.stop`)
+                sock.close()
+                graders.remove(sock)
+                last = time.monotonic() - (idle_s if served else 0)
+            forks += max(served or 0, 0)
+            if served == -1 and listener is not None:
+                listener = _unlisten(listener, path, own)
+        if listener is not None and forks >= max_forks:
+            listener = _unlisten(listener, path, own)
+    if listener is not None:
+        _unlisten(listener, path, own)
+
+
+def _unlisten(listener, path, own):
+    """Stop taking graders: the socket closed, its path removed unless another template's by now."""
+    listener.close()
+    try:
+        if os.stat(path).st_ino == own:
+            os.unlink(path)
+    except OSError:
+        pass
+    return None
 
 
 def monitor(sock):
@@ -393,5 +455,20 @@ def main(control_fd):
     return 0
 
 
+def main_kept(listen_fd, path, idle_s, max_forks):
+    """``zygote.py --keep LISTEN_FD PATH IDLE_S MAX_FORKS``: a template that outlives the grader that started
+    it (no death signal), for the graders that connect to its socket (`keep`)."""
+    prctl(PR_SET_CHILD_SUBREAPER, 1)
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    listener = socket.socket(fileno=listen_fd)
+    preload(PRELOAD)
+    warm_kernels()
+    keep(listener, path, idle_s, max_forks)
+    return 0
+
+
 if __name__ == "__main__":
+    if sys.argv[1] == "--keep":
+        sys.exit(main_kept(int(sys.argv[2]), sys.argv[3], float(sys.argv[4]), int(sys.argv[5])))
     sys.exit(main(int(sys.argv[1])))
