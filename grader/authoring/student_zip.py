@@ -91,7 +91,10 @@ grade --local                        # your notebook, the public tests and the a
 ```
 
 `grade --local` prints a report and writes `grade-report/report.html`. Items graded with hidden tests
-show as "official grader only": the official grader runs them on your hand-in.
+show as "official grader only": the official grader runs them on your hand-in. It runs again only what
+your edit can affect. Where it runs sandboxed (Linux as root with bubblewrap, e.g. a course container),
+it keeps one process with torch imported for 15 minutes after your last run, so that the next run
+starts at once (`LRKIT_KEEP_WARM=0` turns that off).
 
 ## Hand in
 

@@ -14,6 +14,9 @@ its self-test) falls back to the cold path. Reports say which: the isolation tag
 template that stops forking in the middle of a batch (it died, or did not answer in time) is replaced by a fresh
 one; only `MAX_FAILURES` failures in a row turn warm starts off for the rest of the grader's life.
 
+`grade --local` asks for this user's template kept between graders instead (`keep_between_runs`, `KeptZygote`,
+`kept.py`): the student's loop imports torch once, not once per run. Official grading always starts its own.
+
 What differs from a cold run, by design: every run of one template shares its address-space layout (ASLR is per
 exec, not per fork), so the template is replaced after `MAX_FORKS` runs; pages the run shares with the template
 (torch's code) are charged to the template's cgroup, not the run's: a run has that much (~0.2 GB) more headroom.

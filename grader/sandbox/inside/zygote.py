@@ -1,8 +1,10 @@
 """The warm-start template ("zygote"): imports torch, numpy and the kernel machinery once, never runs student code,
 and forks one fresh process per sandboxed run.
 
-Run as ``python -I zygote.py CONTROL_FD`` by `grader/sandbox/warm.py`, as root, with a clean environment.
-Standalone: imports nothing from the grader.
+Run as ``python -I zygote.py CONTROL_FD`` by `grader/sandbox/warm.py`, as root, with a clean environment; or, kept
+between graders for `grade --local` (`grader/sandbox/kept.py`), as ``zygote.py --keep LISTEN_FD PATH IDLE_S
+MAX_FORKS``: every grader that connects to the socket is served the same way (`keep`). Standalone: imports nothing
+from the grader.
 
 For every run the grader sends a new socket over the control socket; the zygote forks at once and goes back to
 waiting, so it never reads a run's specification itself. The forked process (the monitor, still on the host side)
