@@ -29,6 +29,12 @@ def feature_map(x):
     return F.elu(x) + 1
 
 
+def _lead(*tensors):
+    """The broadcast leading dims of Q (..., L, m), K (..., L, m), V (..., L, d_v) and any extras (...)."""
+    shapes = [t.shape[:-2] for t in tensors[:3]] + [t.shape for t in tensors[3:]]
+    return torch.broadcast_shapes(*shapes)
+
+
 # ----------------------------------------------------------------------------- linear attention
 
 def linear_attention_parallel(Q, K, V):
@@ -39,10 +45,12 @@ def linear_attention_parallel(Q, K, V):
 
     Q, K: (..., L, m); V: (..., L, d_v) -> (..., L, d_v). Builds the L × L matrix A.
     """
-    # 1. apply feature_map to Q and K (never to V)
-    # 2. scores A = φ(Q) φ(K)ᵀ, shape (..., L, L); zero the entries above the diagonal (j > i)
-    # 3. divide A @ V row by row by the row sums of A (that row sum is φ(q_i)ᵀ z_i)
-    raise NotImplementedError("linear_attention_parallel: write the masked-matmul form")
+    phi_q, phi_k = feature_map(Q), feature_map(K)                # φ on queries and keys, never on V
+    scores = phi_q @ phi_k.transpose(-2, -1)                     # (..., L, L): φ(q_i)·φ(k_j)
+    L = scores.shape[-1]
+    causal = torch.ones(L, L, dtype=torch.bool, device=scores.device).tril()
+    A = scores.masked_fill(~causal, 0.0)                         # zero where j > i
+    return (A @ V) / A.sum(dim=-1, keepdim=True)                 # row sum = φ(q_i)ᵀ z_i
 
 
 def linear_attention_recurrent(Q, K, V):
@@ -53,11 +61,21 @@ def linear_attention_recurrent(Q, K, V):
 
     Q, K: (..., L, m); V: (..., L, d_v) -> (..., L, d_v).
     """
-    # 1. apply feature_map to Q and K
-    # 2. start S = zeros (m, d_v) and z = zeros (m); they pick up the leading dims by broadcasting
-    # 3. for each t: update S and z with token t FIRST, then read y_t = φ(q_t)ᵀS / φ(q_t)ᵀz
-    # 4. torch.stack the y_t along dim -2
-    raise NotImplementedError("linear_attention_recurrent: write the running-state loop")
+    phi_q, phi_k = feature_map(Q), feature_map(K)
+    L, m, d_v = Q.shape[-2], K.shape[-1], V.shape[-1]
+    S = torch.zeros(m, d_v, dtype=V.dtype, device=V.device)     # broadcasts up to (..., m, d_v)
+    z = torch.zeros(m, dtype=V.dtype, device=V.device)          # broadcasts up to (..., m)
+    ys = []
+    for t in range(L):
+        q_t, k_t, v_t = phi_q[..., t, :], phi_k[..., t, :], V[..., t, :]
+        S = S + k_t.unsqueeze(-1) * v_t.unsqueeze(-2)            # S ← S + φ(k_t) v_tᵀ (update first)
+        z = z + k_t                                              # z ← z + φ(k_t)
+        num = (q_t.unsqueeze(-2) @ S).squeeze(-2)                # φ(q_t)ᵀ S, (..., d_v)
+        den = (q_t * z).sum(dim=-1, keepdim=True)                # φ(q_t)ᵀ z, (..., 1)
+        ys.append(num / den)
+    if not ys:
+        return torch.zeros(*_lead(Q, K, V), 0, d_v, dtype=V.dtype, device=V.device)
+    return torch.stack(ys, dim=-2)
 
 
 class LinearAttentionState:
@@ -77,9 +95,14 @@ class LinearAttentionState:
         q, k: (..., m); v: (..., d_v) -> y: (..., d_v), equal to row t of
         linear_attention_recurrent when tokens 0 .. t have been stepped in.
         """
-        # Same three lines as one iteration of linear_attention_recurrent's loop:
-        # update self.S and self.z first, then read with φ(q).
-        raise NotImplementedError("LinearAttentionState.step: update the state, then read it")
+        phi_q, phi_k = feature_map(q), feature_map(k)
+        S = self.S.to(dtype=v.dtype, device=v.device)           # __init__'s zeros are float32
+        z = self.z.to(dtype=v.dtype, device=v.device)
+        self.S = S + phi_k.unsqueeze(-1) * v.unsqueeze(-2)       # update first: S + φ(k) vᵀ (new tensors)
+        self.z = z + phi_k
+        num = (phi_q.unsqueeze(-2) @ self.S).squeeze(-2)         # then read: φ(q)ᵀ S, (..., d_v)
+        den = (phi_q * self.z).sum(dim=-1, keepdim=True)         # φ(q)ᵀ z, (..., 1)
+        return num / den
 
 
 # ----------------------------------------------------------------------------- retention
@@ -92,10 +115,11 @@ def as_gamma(gamma, like):
     gamma < 0 flips signs every step. Raises ValueError otherwise (NaN included).
     Returns gamma in like's dtype and device, with shape gamma.shape + (1, 1).
     """
-    # 1. torch.as_tensor(gamma, dtype=like.dtype, device=like.device)
-    # 2. raise ValueError unless every entry satisfies 0 <= gamma <= 1
-    # 3. return it with two trailing singleton dims
-    raise NotImplementedError("as_gamma: validate gamma and shape it for broadcasting")
+    g = torch.as_tensor(gamma, dtype=like.dtype, device=like.device)
+    ok = (g >= 0) & (g <= 1)                                     # False for NaN as well
+    if not bool(ok.all()):
+        raise ValueError(f"gamma must lie in [0, 1], got {gamma!r}")
+    return g.reshape(*g.shape, 1, 1)
 
 
 def decay_matrix(gamma, L):
@@ -104,9 +128,10 @@ def decay_matrix(gamma, L):
     gamma: the output of as_gamma, shape (..., 1, 1) -> D: (..., L, L).
     gamma = 0 follows 0**0 = 1: D is then the identity (each token sees only itself).
     """
-    # distance[n, m] = n - m from torch.arange; raise gamma to the clamped distance (never to a
-    # negative power: 0**-1 is inf), then zero the entries with m > n.
-    raise NotImplementedError("decay_matrix: build gamma**(n - m) below the diagonal")
+    idx = torch.arange(L, device=gamma.device)
+    distance = idx[:, None] - idx[None, :]                       # (L, L): n - m
+    powers = gamma ** distance.clamp(min=0).to(gamma.dtype)      # never a negative power; 0**0 = 1
+    return torch.where(distance >= 0, powers, torch.zeros((), dtype=gamma.dtype, device=gamma.device))
 
 
 def retention_parallel(Q, K, V, gamma):
@@ -114,8 +139,9 @@ def retention_parallel(Q, K, V, gamma):
 
     Q, K: (..., L, m); V: (..., L, d_v) -> (..., L, d_v). Builds the L × L matrix.
     """
-    # as_gamma, then decay_matrix, then one masked matmul.
-    raise NotImplementedError("retention_parallel: write (Q Kᵀ ⊙ D) V")
+    g = as_gamma(gamma, Q)
+    D = decay_matrix(g, Q.shape[-2])                             # (..., L, L)
+    return ((Q @ K.transpose(-2, -1)) * D) @ V
 
 
 def retention_recurrent(Q, K, V, gamma):
@@ -123,9 +149,16 @@ def retention_recurrent(Q, K, V, gamma):
 
     Q, K: (..., L, m); V: (..., L, d_v) -> (..., L, d_v).
     """
-    # Like linear_attention_recurrent without φ and without z, and with S decayed by gamma
-    # before each update.
-    raise NotImplementedError("retention_recurrent: write the decayed running-state loop")
+    g = as_gamma(gamma, Q)                                       # (..., 1, 1)
+    L, m, d_v = Q.shape[-2], K.shape[-1], V.shape[-1]
+    S = torch.zeros(m, d_v, dtype=V.dtype, device=V.device)
+    ys = []
+    for t in range(L):
+        S = g * S + K[..., t, :].unsqueeze(-1) * V[..., t, :].unsqueeze(-2)   # γ S + k_tᵀ v_t
+        ys.append((Q[..., t, :].unsqueeze(-2) @ S).squeeze(-2))             # q_t S
+    if not ys:
+        return torch.zeros(*_lead(Q, K, V, g[..., 0, 0]), 0, d_v, dtype=V.dtype, device=V.device)
+    return torch.stack(ys, dim=-2)
 
 
 def retention_chunkwise(Q, K, V, gamma, chunk_size, return_state=False):
@@ -138,11 +171,27 @@ def retention_chunkwise(Q, K, V, gamma, chunk_size, return_state=False):
     L × L matrix. With return_state=True returns (out, R), R: (..., m, d_v), the state after
     the last token: what retention_recurrent's S ends as.
     """
-    # 1. validate chunk_size and gamma; R = zeros (m, d_v)
-    # 2. for each chunk start c0: slice q, k, v; n = the slice's real length (the last chunk can be short!)
-    # 3. out_chunk = intra-chunk parallel term + gamma**(j+1) * (q @ R), j = 0..n-1
-    # 4. R = gamma**n * R + Σ_s gamma**(n-1-s) k_sᵀ v_s, then move on; torch.cat the chunks
-    raise NotImplementedError("retention_chunkwise: write the chunk loop")
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
+        raise ValueError(f"chunk_size must be an int >= 1, got {chunk_size!r}")
+    g = as_gamma(gamma, Q)                                       # (..., 1, 1)
+    L, m, d_v = Q.shape[-2], K.shape[-1], V.shape[-1]
+    R = torch.zeros(m, d_v, dtype=V.dtype, device=V.device)     # the state carried between chunks
+    outs = []
+    for c0 in range(0, L, chunk_size):
+        q, k, v = Q[..., c0:c0 + chunk_size, :], K[..., c0:c0 + chunk_size, :], V[..., c0:c0 + chunk_size, :]
+        n = q.shape[-2]                                          # the real length (the last chunk can be short)
+        j = torch.arange(n, dtype=V.dtype, device=V.device).unsqueeze(-1)   # (n, 1): local index
+        intra = ((q @ k.transpose(-2, -1)) * decay_matrix(g, n)) @ v
+        cross = g ** (j + 1) * (q @ R)                           # γ^(j+1) q_j R
+        outs.append(intra + cross)
+        R = g ** n * R + (k * g ** (n - 1 - j)).transpose(-2, -1) @ v      # γ^n R + Σ γ^(n-1-s) k_sᵀ v_s
+    if outs:
+        out = torch.cat(outs, dim=-2)
+    else:
+        out = torch.zeros(*_lead(Q, K, V, g[..., 0, 0]), 0, d_v, dtype=V.dtype, device=V.device)
+    if return_state:
+        return out, R.expand(*out.shape[:-2], m, d_v).clone()
+    return out
 
 
 def multiscale_decays(num_heads):
@@ -150,7 +199,8 @@ def multiscale_decays(num_heads):
 
     Returns a tensor of shape (num_heads,) in the default float dtype.
     """
-    raise NotImplementedError("multiscale_decays: one gamma per head, from torch.arange")
+    h = torch.arange(num_heads, dtype=torch.get_default_dtype())
+    return 1 - 2.0 ** (-5 - h)
 
 
 # ----------------------------------------------------------------------------- the one recurrence
@@ -167,9 +217,31 @@ def unified_recurrence(Q, K, V, mode, gamma=None, gate=None):
     No feature map and no normalizer: the bare recurrence. Q, K: (..., L, m);
     V: (..., L, d_v) -> (..., L, d_v). An unknown mode, or a missing gamma/gate, raises ValueError.
     """
-    # 1. turn mode into a gate sequence A of length L (ones / gamma repeated / the given gate)
-    # 2. one loop: S = A_t * S + k_t v_tᵀ; y_t = q_t S
-    raise NotImplementedError("unified_recurrence: one loop with a swappable gate A_t")
+    L, m, d_v = Q.shape[-2], K.shape[-1], V.shape[-1]
+    if mode == "linear":
+        A = torch.ones(L, dtype=V.dtype, device=V.device)                    # (L,)
+    elif mode == "retention":
+        if gamma is None:
+            raise ValueError("mode 'retention' needs gamma")
+        g = as_gamma(gamma, V)[..., 0, 0]                                    # (...,)
+        A = g.unsqueeze(-1).expand(*g.shape, L)                              # (..., L)
+    elif mode == "gated":
+        if gate is None:
+            raise ValueError("mode 'gated' needs gate")
+        A = torch.as_tensor(gate, dtype=V.dtype, device=V.device)
+        if A.ndim == 0 or A.shape[-1] != L:
+            raise ValueError(f"gate must have shape (L,) or (..., L) with L = {L}, got {tuple(A.shape)}")
+    else:
+        raise ValueError(f"unknown mode {mode!r}: use 'linear', 'retention' or 'gated'")
+    S = torch.zeros(m, d_v, dtype=V.dtype, device=V.device)
+    ys = []
+    for t in range(L):
+        a_t = A[..., t].unsqueeze(-1).unsqueeze(-1)                          # (..., 1, 1)
+        S = a_t * S + K[..., t, :].unsqueeze(-1) * V[..., t, :].unsqueeze(-2)  # A_t S_{t-1} + k_tᵀ v_t
+        ys.append((Q[..., t, :].unsqueeze(-2) @ S).squeeze(-2))             # q_t S_t
+    if not ys:
+        return torch.zeros(*_lead(Q, K, V, A[..., 0:0].sum(-1)), 0, d_v, dtype=V.dtype, device=V.device)
+    return torch.stack(ys, dim=-2)
 
 
 # ----------------------------------------------------------------------------- optional extension
@@ -192,5 +264,19 @@ def gated_delta_rule(Q, K, V, alpha, beta):
     Q, K: (..., L, m), keys expected L2-normalised (the caller's job, as in Gated DeltaNet);
     V: (..., L, d_v); alpha, beta: (L,) or (..., L), in [0, 1] -> (..., L, d_v).
     """
-    # Optional: decay S by alpha_t, predict k_tᵀ S, add beta_t k_t (v_t - prediction)ᵀ, read q_t S.
-    raise NotImplementedError("gated_delta_rule: optional extension, not graded")
+    L, m, d_v = Q.shape[-2], K.shape[-1], V.shape[-1]
+    alpha = torch.as_tensor(alpha, dtype=V.dtype, device=V.device)
+    beta = torch.as_tensor(beta, dtype=V.dtype, device=V.device)
+    S = torch.zeros(m, d_v, dtype=V.dtype, device=V.device)
+    ys = []
+    for t in range(L):
+        a_t = alpha[..., t, None, None]
+        b_t = beta[..., t, None, None]
+        k_t, v_t = K[..., t, :], V[..., t, :]
+        S = a_t * S                                                          # decay first
+        pred = (k_t.unsqueeze(-2) @ S).squeeze(-2)                           # what S returns for k_t
+        S = S + b_t * k_t.unsqueeze(-1) * (v_t - pred).unsqueeze(-2)         # write back the error
+        ys.append((Q[..., t, :].unsqueeze(-2) @ S).squeeze(-2))
+    if not ys:
+        return torch.zeros(*_lead(Q, K, V), 0, d_v, dtype=V.dtype, device=V.device)
+    return torch.stack(ys, dim=-2)
