@@ -416,21 +416,29 @@ def _kv_judge(lead, L, m, d_v):
     return judge
 
 
-def _kv_span_judge(lead, L, d_v, V):
-    """With m = d_v > L + 1, output L-1 must lie in the span of the values v_0 .. v_{L-1} (and of the
-    all-ones vector, which keeps a map applied to positive values, v + 1, out of this check)."""
+def _kv_span_judge(lead, L, d_v, V, K):
+    """With m = d_v > L + 1, output L-1 of k vᵀ lies in the span of the values v_0 .. v_{L-1}, and that of v kᵀ
+    (read q S) in the span of the keys: Σ_j (q·v_j) k_j (both with the all-ones vector, which keeps a map applied
+    to positive values or keys, v + 1, elu(k) + 1 of k > 0, out of this check). The orientation is judged only on
+    that evidence: an output in neither span is wrong some other way (a denominator per channel, blind basics round
+    17), which the form's own items judge, not this one."""
+    def spans(row, basis):
+        basis = np.concatenate([basis, np.ones((1, d_v))])
+        coef, *_ = np.linalg.lstsq(basis.T, row, rcond=None)
+        return np.abs(basis.T @ coef - row).max() <= 1e-6 * (1 + np.abs(row).max())
+
     def judge(got):
         y = _arr(got, "y0")
         problem = shape_problem(y, (*lead, L, d_v))
         if problem:
             return problem
-        last, basis = y[..., -1, :].reshape(-1, d_v), V.reshape(-1, L, d_v)
-        for row, b in zip(last, basis):
-            b = np.concatenate([b, np.ones((1, d_v))])
-            coef, *_ = np.linalg.lstsq(b.T, row, rcond=None)
-            if not np.isfinite(row).all() or np.abs(b.T @ coef - row).max() > 1e-6 * (1 + np.abs(row).max()):
-                return ("the last output is not a combination of the values v_j: the state mixes value and key "
-                        "coordinates (v kᵀ instead of k vᵀ?)")
+        last = y[..., -1, :].reshape(-1, d_v)
+        if not np.isfinite(last).all():
+            return "the output has NaN or inf"
+        for row, values, keys in zip(last, V.reshape(-1, L, d_v), K.reshape(-1, L, d_v)):
+            if not spans(row, values) and spans(row, keys):
+                return ("the last output is not a combination of the values v_j but of the keys k_j: the state "
+                        "is v kᵀ read as q S, not k vᵀ")
         return None
     return judge
 
@@ -447,7 +455,7 @@ def _kv_cases(kind, seed0):
                 decayed = (kind, form) in (("retention", "recurrent"), ("unified", "retention"))
                 extra = {"gamma0": 0.9} if decayed else {}
                 inputs = runs((Q, K, V), **({"mode": form} if kind == "unified" else {"form": form}), **extra)
-                judge = _kv_span_judge(lead, L, d_v, V) if m == d_v else _kv_judge(lead, L, m, d_v)
+                judge = _kv_span_judge(lead, L, d_v, V, K) if m == d_v else _kv_judge(lead, L, m, d_v)
                 name = f"unified_recurrence(mode={form!r})" if kind == "unified" else name_of(kind, form)
                 yield Case(label=f"{name}, {shape_label(lead, L, m, d_v)}", inputs=inputs, judge=judge, hint=hint,
                            judged_if=works(kind, form))
