@@ -197,6 +197,33 @@ def _long_cases(seed0):
                         "exp((t-i)·log γ) on the clamped distance. In step, never rebuild the state from scratch.")
 
 
+SLOW = [(1, 600, 8, 4, [0.9, 0.97, 0.99, 0.999])]  # 0.999^599 = 0.55: a token 600 back still weighs half
+SLOW_RTOL = 1e-4  # float32 internals accumulate ~1e-5 over 600 tokens; a lag capped even at 512 moves y ~1e-3
+
+
+def _slow_cases(seed0):
+    """Hundreds of tokens with slow decays: a token t - i back weighs γ^(t-i) however far that is. A lag clamped
+    or a window kept "to keep exp finite" is exact over the short sequences the equivalence items compare and
+    wrong here (blind hybrid round 15: the lag capped at 64 kept every item)."""
+    for seed, (B, T, D, H, gammas) in enumerate(SLOW):
+        x, w = _inputs(seed0 + seed, B, T, D, H, gammas)
+        want = ref.linear_attention(x, w)["y"]
+
+        def judge(got, want=want, T=T):
+            y = _arr(got, "y0")
+            if y.shape != want.shape or not np.isfinite(y).all():
+                return f"the output over {T} tokens with slow decays is NaN, inf or shaped {y.shape}"
+            if not close(y, want, rtol=SLOW_RTOL):
+                late = np.abs(y - want).max(axis=(0, 2))
+                first = int(np.flatnonzero(late > SLOW_RTOL * max(1.0, float(np.abs(want).max())))[0])
+                return (f"over {T} tokens with slow decays the outputs differ from the reference from position "
+                        f"{first} on: a token t - i back must weigh γ^(t-i) however far back it is")
+            return None
+        yield Case(label=_label(B, T, D, H, w) + ", slow decays", inputs=_runs({"x": x}, **w), judge=judge,
+                   hint="Weigh every earlier token by γ^(t-i), computed as exp((t-i)·log γ) on the clamped distance: "
+                        "no cap on the distance, no window. In step, decay the whole state once per token.")
+
+
 # Judged only on a form that equals the reference over short sequences: a form that is wrong there (a wrong
 # decay, a mask that keeps the future) is wrong over long ones too, and that is its equivalence item's bug;
 # this item is about what only long sequences show (γ^t / γ^i underflowing, a state rebuilt from scratch, a
@@ -204,15 +231,17 @@ def _long_cases(seed0):
 @check(probe="forward_runs", judged_if="forward_reference", raising_fails=True)
 @_in_layout
 def long_sequence_parallel():
-    """forward stays finite and exact over hundreds of tokens with fast decays."""
+    """forward stays finite and exact over hundreds of tokens with fast decays, and with slow ones."""
     yield from _long_cases(1500)
+    yield from _slow_cases(1520)
 
 
 @check(probe="step_runs", judged_if="step_reference", raising_fails=True)
 @_in_layout
 def long_sequence_recurrent():
-    """step stays finite and exact over hundreds of tokens with fast decays."""
+    """step stays finite and exact over hundreds of tokens with fast decays, and with slow ones."""
     yield from _long_cases(1550)
+    yield from _slow_cases(1570)
 
 
 LONG_GRAD = [(2, 300, 8, 4, [0.02, 0.05, 0.3, 0.6])]  # γ^-(T-1) overflows float64 for the fast heads
