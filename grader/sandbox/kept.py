@@ -75,7 +75,7 @@ def key(zygote_script: Path) -> str:
     for name in ("purelib", "platlib"):
         with contextlib.suppress(OSError):
             digest.update(str(os.stat(sysconfig.get_paths()[name]).st_mtime_ns).encode())
-    return digest.hexdigest()[:24]
+    return digest.hexdigest()[:16]  # (a socket path has at most 107 bytes)
 
 
 def environment(home: Path) -> dict[str, str]:

@@ -103,7 +103,7 @@ def test_a_stale_socket_is_replaced_and_keeping_off_starts_the_graders_own(where
     own = grader(where, LRKIT_KEEP_WARM="0")
     assert own["output"] == "65534 True" and own["template"] == "Zygote" and "zygote" in own["isolation"], own
     plain = grader(where, mode="own")  # a grader that does not ask (official grading): always its own
-    assert plain["template"] == "Zygote" and plain["home"].startswith("/tmp"), plain
+    assert plain["template"] == "Zygote" and not plain["home"].startswith(str(where)), plain
 
 
 @pytest.mark.parametrize("unsafe", ["open to others", "a link"])
