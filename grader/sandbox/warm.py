@@ -123,11 +123,10 @@ class Zygote:
         self.forks, self.ready = 0, False
         self.preloaded: set[str] = set()  # the assignment's preloads asked for (`ask_preload`)
         self.active, self.selftest_error = 0, None  # runs forked and not yet ended; why the self-test failed
-        if tested:
-            self.tested = threading.Thread(target=self.selftest, daemon=True)  # forked before the template's
-            self.tested.start()  # imports: the test's set-up runs alongside them
-        else:  # a kept template another grader launched and tested
-            self.tested = kept.finished_thread()
+        # forked before the template's imports: the test's set-up runs alongside them (none for a kept template
+        # another grader launched and tested)
+        self.tested = threading.Thread(target=self.selftest if tested else lambda: None, daemon=True)
+        self.tested.start()
 
     def _await_ready(self, timeout: float) -> None:
         ready, _, _ = select.select([self.control], [], [], timeout)
@@ -224,7 +223,6 @@ class Zygote:
         except subprocess.TimeoutExpired:
             log.error("the warm-start template %d did not exit", self.proc.pid)
         shutil.rmtree(self.home, ignore_errors=True)
-
 
 
 class KeptZygote(Zygote):
@@ -344,22 +342,26 @@ def keep_between_runs() -> None:
 def _new_template() -> Zygote:
     """The kept template where this grader asked for it (`keep_between_runs`) and none has failed it; else its own.
     (Called with `_lock` held.)"""
-    global _kept_broken
     if _keep and kept.wanted() and not _kept_broken:
         try:
             return KeptZygote()
         except (OSError, SandboxError) as exc:
-            log.warning("the kept warm-start template is unavailable, this grader starts its own: %s", exc)
-            _kept_broken = True
+            _kept_unavailable(exc)
     return Zygote()
 
 
-def _kept_failed(exc: Exception, zygote: Zygote) -> None:
+def _kept_unavailable(exc: Exception) -> None:
     """The kept template could not serve: this grader starts its own from now on."""
-    global _kept_broken, _zygote
+    global _kept_broken
     log.warning("the kept warm-start template is unavailable, this grader starts its own: %s", exc)
+    _kept_broken = True
+
+
+def _kept_failed(exc: Exception, zygote: Zygote) -> None:
+    """`_kept_unavailable`, found once ``zygote`` was this grader's: it is let go of."""
+    global _zygote
     with _lock:
-        _kept_broken = True
+        _kept_unavailable(exc)
         if _zygote is zygote:
             _zygote = None
 
