@@ -25,7 +25,7 @@ import numpy as np
 
 from grader.grading.fingerprint import output_digest
 from grader.results import CaseOutcome
-from grader.sandbox.channel import seeded_array
+from grader.sandbox.channel import seeded_array, seeded_tokens
 
 Scalar = bool | int | float | str
 Value = np.ndarray | Scalar
@@ -60,6 +60,11 @@ class Seeded(NamedTuple):
 
     def array(self) -> np.ndarray:
         return seeded_array(self.seed, self.shape, self.scale)
+
+    def tokens(self, start: int, stop: int) -> np.ndarray:
+        """Its tokens ``start`` .. ``stop - 1`` along the token axis (-2), as `array` has them: a part of a long
+        stream without the whole of it in memory."""
+        return seeded_tokens(self.seed, self.shape, start, stop, self.scale)
 
 
 @dataclass(frozen=True)

@@ -200,3 +200,11 @@ def number(value: Any, default: float = 0.0) -> float:
 def seeded_array(seed: int, shape: tuple[int, ...], scale: float = 1.0) -> np.ndarray:
     """An input array a case names by its seed, as the driver makes it in the sandbox (`inside/seeded.py`)."""
     return seeded.make(seed, shape, scale)
+
+
+def seeded_tokens(seed: int, shape: tuple[int, ...], start: int, stop: int, scale: float = 1.0) -> np.ndarray:
+    """Tokens ``start`` .. ``stop - 1`` of that array, (..., stop - start, d), as the driver streams them, made without
+    the tokens after them."""
+    stream = seeded.Stream(seed, shape, scale)
+    stream.tokens(start)
+    return np.moveaxis(stream.tokens(stop - start), 0, -2)
