@@ -206,5 +206,6 @@ def seeded_tokens(seed: int, shape: tuple[int, ...], start: int, stop: int, scal
     """Tokens ``start`` .. ``stop - 1`` of that array, (..., stop - start, d), as the driver streams them, made without
     the tokens after them."""
     stream = seeded.Stream(seed, shape, scale)
-    stream.tokens(start)
+    for skipped in range(0, start, seeded.BLOCK):  # drawn and dropped a block at a time: never held whole
+        stream.tokens(min(seeded.BLOCK, start - skipped))
     return np.moveaxis(stream.tokens(stop - start), 0, -2)

@@ -35,6 +35,17 @@ def test_a_stream_draws_the_tokens_the_array_holds_in_order_only(shape, scale):
         again.token(5)
 
 
+@pytest.mark.parametrize("start, stop", [(0, 700), (700, 1400), (256, 513), (1399, 1400)])
+def test_a_part_of_a_seeded_array_is_made_as_the_stream_hands_it_without_the_rest(start, stop):
+    # the hybrid's measured step runs two layers over a stream's first half and second half (`probes._Part`);
+    # the grader makes each half's reference from `Seeded.tokens`, never the whole array
+    whole = Seeded(9, (3, 1400, 5), 1.5)
+    assert np.array_equal(whole.tokens(start, stop), whole.array()[:, start:stop])
+    stream = seeded.Stream(9, (3, 1400, 5), 1.5)
+    handed = [stream.token(t) for t in range(stop)][start:]
+    assert np.array_equal(np.stack(handed, axis=-2), whole.tokens(start, stop))
+
+
 DRIVER = ROOT / "grader" / "sandbox" / "inside" / "driver.py"
 HANDS = """
 import importlib.util, json, os, sys
