@@ -390,18 +390,22 @@ def _flipped_decays(seed):
     return ref.logit(np.random.default_rng(seed + 3).uniform(0.3, 0.98, COST_H))
 
 
+def _second(part):
+    """The second part's digest and state as both sides key them: named for its settings, without the sum over the
+    tokens (see `FLIPPED`)."""
+    return {f"{FLIPPED_NAME}: {key}": value for key, value in part.items() if key != "y_sum"}
+
+
 def _cost_outputs(got):
-    """What a step_runs result is judged as here: each part's outputs' digest (`digested`) and last state (the
-    second's without the sum over the tokens: see `FLIPPED`)."""
-    second = {f"{FLIPPED_NAME}: {key}": value for key, value in digested(got, "y1").items() if key != "y_sum"}
-    return {**digested(got, "y0"), "S": np.asarray(got["S0"]), "z": np.asarray(got["z0"]), **second,
-            f"{FLIPPED_NAME}: S": np.asarray(got["S1"]), f"{FLIPPED_NAME}: z": np.asarray(got["z1"])}
+    """What a step_runs result is judged as here: each part's outputs' digest (`digested`) and last state."""
+    def part(i):
+        return {**digested(got, f"y{i}"), "S": np.asarray(got[f"S{i}"]), "z": np.asarray(got[f"z{i}"])}
+    return {**part(0), **_second(part(1))}
 
 
 def _cost_expect(T, seed):
     """Both parts' reference, keyed as `_cost_outputs` keys them."""
-    first, second = _cost_reference(T, seed), _cost_reference(T, seed, part=1)
-    return {**first, **{f"{FLIPPED_NAME}: {key}": value for key, value in second.items() if key != "y_sum"}}
+    return {**_cost_reference(T, seed), **_second(_cost_reference(T, seed, part=1))}
 
 
 def _cost_draw(seed):
