@@ -436,3 +436,28 @@ def test_the_harness_record_cleared_or_reset_is_tampering(tmp_path, what):
         assert any("flagged" in t for t in case["tampered"]), case
     else:
         assert any("modings" in t for t in case["tampered"]), case
+
+
+MAIN_THREAD = """
+import os, signal, threading
+
+SEEN = []
+
+def first():
+    SEEN.append(threading.current_thread() is threading.main_thread())
+    SEEN.append(threading.get_native_id() == os.getpid())  # the main thread's id is the process's
+    signal.signal(signal.SIGUSR2, signal.getsignal(signal.SIGUSR2))  # raises ValueError off the main thread
+    return 1.0
+
+def second():
+    if not all(SEEN) or len(SEEN) != 2:
+        raise RuntimeError(f"not on the main thread: {SEEN}")
+    return 2.0
+"""
+
+
+def test_the_students_code_is_called_on_the_main_thread_as_the_notebook_calls_it(tmp_path):
+    """Blind attacks35: a step that re-summed its history on the main thread only (the notebook's, where the kernel
+    runs every cell) and was efficient off it kept step_cost: every call of the checks was on the harness's thread."""
+    case = _case(tmp_path, MAIN_THREAD, probe="twice")
+    assert "error" not in case and case["tampered"] == [] and case["introspected"] == [], case

@@ -1,11 +1,19 @@
-"""Where the probes call the student's code: one thread of its own, whose stack is the same at every call.
+"""Where the probes call the student's code: one thread, whose stack is the same at every call.
 
 A form that can tell the run that measures it from the runs that compare it can be honest in the one and
 anything in the others. Reads of the call stack are watched (the driver's `Watch`), but some roads to it raise
 no audit event: ``warnings.warn(stacklevel=n)`` stamps the n-th caller's file and line on a warning (blind
-attacks6). So the probes never call the student's code from their own frames: they hand each call to this
-thread (`call`, or `steps` for a run of decoding steps), and whatever the student's code looks at above itself
-is these few frames of this file and of `threading`, the same in every run, every probe and every case.
+attacks6). So the probes never call the student's code from their own frames: they hand each call to the
+student's thread (`call`, or `steps` for a run of decoding steps), and whatever the student's code looks at above
+itself is the same few frames at every call, in every run, every probe and every case.
+
+In a check process (`install(main=True)`, the driver's) the student's thread is the process's main thread, as in the
+notebook, where every call of the student's code runs on the kernel's main thread, and the probes run on a thread
+of their own (`serve_probes`): a form that asked "am I on the main thread?" (``threading.main_thread()``, the
+thread id against the process id, ``signal.signal`` allowed) told every call the checks make from every call the
+student's own notebook makes (blind attacks35: a step that re-summed its history on the main thread only kept
+step_cost). Elsewhere (the authoring preflight) the probes keep the main thread and the student's calls get a
+thread of their own.
 
 The probes import it as ``lrkit_harness`` (the driver registers it before their source runs; the authoring
 preflight does too). Standalone: the standard library, and torch where the probes use it (the caller's grad mode,
@@ -41,14 +49,21 @@ def _plain(value):
     return value
 
 
+STOP = object()  # the job that ends `Caller.serve` (the probes' loop is done)
+
+
 class Caller:
     """A thread that runs the student's code for the probes, one job at a time, while the probe waits."""
 
-    def __init__(self):
+    def __init__(self, main=False):
         self.go, self.done = threading.Lock(), threading.Lock()
         self.go.acquire()
         self.done.acquire()
         self.job = self.result = None
+        # ``main``: the probes' thread, started now (so the threads counted before the student's import are the
+        # threads of every case), waits on ``begin`` until `serve_probes` hands it the driver's loop of cases
+        self.begin, self.loop, self.failed = threading.Lock(), None, None
+        self.begin.acquire()
         # what the student's code did on this thread, as counters it can only advance (`next`), never reset: a
         # trace or profile function set, a torch mode left on (`modes_on`)
         self.traces, self.modings = itertools.count(), itertools.count()
@@ -62,8 +77,28 @@ class Caller:
         self.census, self.besides = None, itertools.count()
         self.unmaskings = itertools.count()  # advanced when a thread of the harness found its signal mask changed
         self.flagged = set()
-        self.thread = threading.Thread(target=self.serve, name="lrkit-student", daemon=True)
+        self.thread = (threading.Thread(target=self._probes, name="lrkit-probes", daemon=True) if main else
+                       threading.Thread(target=self.serve, name="lrkit-student", daemon=True))
         self.thread.start()
+
+    def serve_probes(self, loop):
+        """Run ``loop()`` (the driver's: every case of the process) on the probes' thread while this thread, the
+        main one, serves its calls of the student's code; return when it ends (raising what it raised)."""
+        self.loop = loop
+        self.begin.release()
+        self.serve()
+        if self.failed is not None:
+            raise self.failed
+
+    def _probes(self):
+        self.begin.acquire()
+        loop, self.loop = self.loop, None
+        try:
+            loop()
+        except BaseException as exc:  # the main thread's to raise, once it stops serving
+            self.failed = exc
+        self.job = STOP
+        self.go.release()
 
     def call(self, fn, *args, **kwargs):
         """``fn(*args, **kwargs)``, on the student's thread; ``fn`` may be ``(object, "attribute")``, looked up
@@ -146,6 +181,9 @@ class Caller:
     def serve(self):
         while True:
             self.go.acquire()
+            if self.job is STOP:  # the probes' loop ended (`serve_probes`)
+                self.job = None
+                return
             fn, n, args, chained, state, take, grad, collecting = self.job
             self.job = None
             if collecting:
@@ -195,16 +233,17 @@ def _mode_stacks():
     return C._len_torch_function_stack, C._get_function_stack_at, C._len_torch_dispatch_stack, DeviceContext
 
 
-def install(block=False):
+def install(block=False, main=False):
     """The caller, registered as the module the probes import (``from lrkit_harness import call, steps``);
     ``block``: every signal that can be blocked blocked first, on this thread and so on every thread started after
-    (`BLOCKED`)."""
+    (`BLOCKED`); ``main``: the student's calls on this thread (the main one), the probes on the thread it starts
+    (`Caller.serve_probes`)."""
     import types
     global BLOCKED
     if block:
         SIGMASK(SIG_BLOCK, signal.valid_signals() - {signal.SIGKILL, signal.SIGSTOP})
         BLOCKED = frozenset(SIGMASK(SIG_BLOCK, ()))
-    caller = Caller()
+    caller = Caller(main=main)
     module = types.ModuleType(NAME)
     module.call, module.steps, module.caller = caller.call, caller.steps, caller
     sys.modules[NAME] = module

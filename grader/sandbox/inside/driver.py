@@ -336,7 +336,7 @@ def _finite(text):  # no inf from "1e999" either
 
 
 WATCHED.update({f"lrkit_harness.{n}": (lambda n=n: getattr(student_thread.Caller, n).__code__)
-                for n in ("call", "steps", "_run", "serve")})
+                for n in ("call", "steps", "_run", "serve", "serve_probes", "_probes")})
 
 
 def snapshot():
@@ -373,8 +373,8 @@ class Guard:
 
     def harness(self):
         """The harness's own attributes, once its check is this guard's (the rest changes with every call)."""
-        fixed = ("go", "done", "check", "flagged", "thread", "modes", "traces", "modings", "flaggings", "census",
-                 "besides", "unmaskings")
+        fixed = ("go", "done", "begin", "check", "flagged", "thread", "modes", "traces", "modings", "flaggings",
+                 "census", "besides", "unmaskings")
         self.copies.append(("lrkit_harness.Caller()", vars(CALLER), {k: vars(CALLER)[k] for k in fixed}))
 
     def changed(self, _all=all, _map=map, _is=operator.is_, _repeat=itertools.repeat):  # (bound here, not looked up)
@@ -551,7 +551,7 @@ def foreign_threads(_sleep=time.sleep):
 
 
 def unmasked():
-    """Has this thread (the probes', the main one) a signal unblocked that `caller.install` blocked?"""
+    """Has this thread (the probes') a signal unblocked that `caller.install` blocked?"""
     return bool(student_thread.BLOCKED - frozenset(student_thread.SIGMASK(student_thread.SIG_BLOCK, ())))
 
 
@@ -912,7 +912,9 @@ def child(job, cases_r, answers_w):
     with contextlib.suppress(OSError), open("/proc/self/oom_score_adj", "w") as fh:
         fh.write("1000")  # under memory pressure, this process goes first
     global CALLER, THREADS
-    CALLER = student_thread.install(block=True)  # before the probes' source runs: it imports lrkit_harness
+    # before the probes' source runs (it imports lrkit_harness); the student's calls on this thread, the main one,
+    # as the notebook makes them, and the probes on a thread it starts now (`Caller.serve_probes`)
+    CALLER = student_thread.install(block=True, main=True)
     probes = types.ModuleType("lrkit_probes")
     sys.modules["lrkit_probes"] = probes
     exec(job.pop("probes"), probes.__dict__)  # (compiled once, in `main`)
@@ -943,8 +945,11 @@ def child(job, cases_r, answers_w):
     # the handlers a case is compared with are those after the import (an honest package's Ctrl-C handler for its
     # training loop made every cost run untrusted: blind attacks31); one installed later still counts
     watch.handlers = watch.signal_handlers()
-    while answer_next(job, cases_r, answers_w, before, watch):
-        pass
+
+    def cases():
+        while answer_next(job, cases_r, answers_w, before, watch):
+            pass
+    CALLER.serve_probes(cases)
 
 
 def answer_next(job, cases_r, answers_w, before, watch):
