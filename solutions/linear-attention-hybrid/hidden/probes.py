@@ -25,16 +25,21 @@ def _t(a):
 DTYPES, MODES = {"float64": torch.float64, "float32": torch.float32}, ("train", "eval")
 
 
-def _layer(dtype="float64", mode="train", **weights):
+def _layer(dtype="float64", mode="train", trained=False, **weights):
     """The student's LinearAttention with the given weights (made on the student's thread): in float64 and in
-    training mode (as `nn.Module` starts), or, where a case asks (``dtype``, ``mode``: the measured step's second
-    part, `verdicts_structure.cost_step`), in float32 and in eval mode, as the notebook's models decode."""
-    if dtype not in DTYPES or mode not in MODES:
-        raise ValueError(f"a layer in {dtype!r}, mode {mode!r}: expected one of {sorted(DTYPES)}, {MODES}")
-    return call(_build, DTYPES[dtype], mode == "eval", **weights)
+    training mode (as `nn.Module` starts), or, where a case asks (``dtype``, ``mode``, ``trained``: the measured
+    step's first part, `verdicts_structure.NOTEBOOK`), as the notebook's models decode: in float32, trained, in eval
+    mode."""
+    if dtype not in DTYPES or mode not in MODES or not isinstance(trained, bool):
+        raise ValueError(f"a layer in {dtype!r}, mode {mode!r}, trained {trained!r}: expected one of "
+                         f"{sorted(DTYPES)}, {MODES}, a bool")
+    return call(_build, DTYPES[dtype], mode == "eval", trained, **weights)
 
 
-def _build(dtype, evaluating, Wq, bq, Wk, bk, Wv, bv, Wo, bo, gamma_logit):
+TRAIN_X = (2, 32)  # the batch and length a trained layer's one forward and backward take (`_trained`)
+
+
+def _build(dtype, evaluating, trained, Wq, bq, Wk, bk, Wv, bv, Wo, bo, gamma_logit):
     from g2c.linear_attention import LinearAttention
 
     D, H = Wq.shape[0], len(gamma_logit)
@@ -46,13 +51,29 @@ def _build(dtype, evaluating, Wq, bq, Wk, bk, Wv, bv, Wo, bo, gamma_logit):
         layer.gamma_logit.copy_(_t(gamma_logit))
     if dtype != torch.float64:
         layer = layer.to(dtype)
+    if trained:
+        _trained(layer, D, dtype)
     if evaluating:
         layer.eval()
     return layer
 
 
+def _trained(layer, D, dtype):
+    """The layer through what `train_lm` does to a model's layers, without the optimizer's step (the weights stay the
+    reference's): a forward in training mode with autograd on, a backward, the gradients left on the parameters.
+    A forward that raises or a loss that is not finite leaves the layer as it is: forward's bugs are its own items',
+    not the step's (this is how the measured step's layer is made, not a check of forward)."""
+    x = torch.randn(*TRAIN_X, D, generator=torch.Generator().manual_seed(0), dtype=torch.float64).to(dtype)
+    layer.train()
+    with torch.enable_grad():
+        try:
+            loss = layer(x).square().mean()
+            if bool(torch.isfinite(loss)):
+                loss.backward()
+        except Exception:  # (a forward that raises is judged by forward's own items)
+            pass
 def _layer_for(kw, i):
-    return _layer(kw.get(f"dtype{i}", "float64"), kw.get(f"mode{i}", "train"),
+    return _layer(kw.get(f"dtype{i}", "float64"), kw.get(f"mode{i}", "train"), bool(kw.get(f"trained{i}", False)),
                   **{name: kw.get(f"{name}{i}", kw.get(name)) for name in WEIGHTS})
 
 
@@ -170,8 +191,8 @@ class _Part:
 def step_runs(n, **kw):
     """step token by token over x{i} (B, T, D) (``consecutive``: the n runs step x0's tokens one run after the other,
     T = x0's tokens / n each), from the state (S{i}, z{i}) if given, else from None, with a layer in float64 and
-    training mode (or as ``dtype{i}``, ``mode{i}`` say); returns every output and the state the last step returned.
-    Each run's outputs are sent (a long one digested) before the next run starts, so a run of thousands of steps
+    training mode (or as ``dtype{i}``, ``mode{i}``, ``trained{i}`` say); returns every output and the state the last
+    step returned. Each run's outputs are sent (a long one digested) before the next run starts, so a run of thousands of steps
     holds one run's outputs at a time."""
     out = {}
     with torch.no_grad():
