@@ -192,8 +192,8 @@ def step_runs(n, **kw):
     """step token by token over x{i} (B, T, D) (``consecutive``: the n runs step x0's tokens one run after the other,
     T = x0's tokens / n each), from the state (S{i}, z{i}) if given, else from None, with a layer in float64 and
     training mode (or as ``dtype{i}``, ``mode{i}``, ``trained{i}`` say); returns every output and the state the last
-    step returned. Each run's outputs are sent (a long one digested) before the next run starts, so a run of thousands of steps
-    holds one run's outputs at a time."""
+    step returned. Each run's outputs are sent (a long one digested) before the next run starts, so a run of
+    thousands of steps holds one run's outputs at a time."""
     out = {}
     with torch.no_grad():
         for i in range(n):
