@@ -72,8 +72,10 @@ def _trained(layer, D, dtype):
                 loss.backward()
         except Exception:  # (a forward that raises is judged by forward's own items)
             pass
+
+
 def _layer_for(kw, i):
-    return _layer(kw.get(f"dtype{i}", "float64"), kw.get(f"mode{i}", "train"), bool(kw.get(f"trained{i}", False)),
+    return _layer(kw.get(f"dtype{i}", "float64"), kw.get(f"mode{i}", "train"), kw.get(f"trained{i}", False),
                   **{name: kw.get(f"{name}{i}", kw.get(name)) for name in WEIGHTS})
 
 

@@ -53,7 +53,8 @@ STOP = object()  # the job that ends `Caller.serve` (the probes' loop is done)
 
 
 class Caller:
-    """A thread that runs the student's code for the probes, one job at a time, while the probe waits."""
+    """Runs the student's code for the probes, one job at a time, while the probe waits: on a thread of its own, or
+    (``main``) on the main thread, the probes on the thread it starts (`serve_probes`)."""
 
     def __init__(self, main=False):
         self.go, self.done = threading.Lock(), threading.Lock()
