@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -179,8 +180,9 @@ def _run_dated():
                 st = os.lstat(path)
             except OSError:
                 continue
-            if 1.0 <= now - max(st.st_mtime, st.st_ctime) < 600:
-                out.append(path)
+            dated = max(st.st_mtime, st.st_ctime)
+            if 1.0 <= now - dated < 600:
+                out.append(f"{path}@{dated:.3f}")
     return out
 
 
@@ -267,16 +269,25 @@ def test_every_checks_process_reads_the_same_as_the_first(tmp_path, monkeypatch,
     assert max(abs(s["blocks"] - first["blocks"]) for s in seen) <= 16, [s["blocks"] for s in seen]
 
 
+def _dated_since(scalars: dict, started: float) -> list[str]:
+    """The paths a check's process saw dated since ``started`` (the host's clock before the run): what tells it when
+    its run began. A host folder bound in read-only (/etc, /usr) is dated when the host last changed it (a package
+    installed minutes before), the same for every run: no tell, and not counted."""
+    seen = [entry.rpartition("@") for entry in scalars["dated"].split(",") if entry]
+    return [path for path, _, dated in seen if float(dated) >= started - 1.0]
+
+
 def test_without_a_room_each_process_sees_the_ones_before_it(tmp_path):
     """The control: the same run with the student processes in the run's own namespaces reads what came before,
     and how long ago the run started."""
+    started = time.time()
     messages = _run(tmp_path, [("a", 3.0), ("b", 0.0), ("c", 0.0)], None)
     assert messages[0]["apart"] is False
     seen = [m["scalars"] for m in messages if m.get("event") == "case"]
     assert len({s["pid"] for s in seen}) == 3, seen
     assert [s["earlier"] for s in seen] == [-1, -1, -1], seen  # no semaphore in any check run (semget: EPERM)
     assert "trace" in seen[2]["folder"] and seen[2]["tmp"], seen
-    assert seen[1]["dated"], seen  # the root, /dev, /tmp: made when the run started
+    assert _dated_since(seen[1], started), seen  # the root, /dev, /tmp: made when the run started
 
 
 def test_no_process_can_read_when_its_run_started(tmp_path):
@@ -284,10 +295,11 @@ def test_no_process_can_read_when_its_run_started(tmp_path):
     run sees nothing dated then (its root, /dev, /tmp and folder are its own, made when it started). Blind
     attacks15 counted the inodes the host made since its pipes were (a fresh pipe's number less theirs): a
     process that starts after 10000 pipes were made in its run has pipes as young as the first process's."""
+    started = time.time()
     messages = _run(tmp_path, [("a", 3.0), ("b", 4.0), ("c", 0.0)], probing._room(False))
     seen = [m["scalars"] for m in messages if m.get("event") == "case"]
     assert messages[0]["apart"] is True and len(seen) == 3, messages
-    assert seen[1]["dated"] == "", seen[1]
+    assert _dated_since(seen[1], started) == [], seen[1]
     assert [s["pipes"].endswith("young:True") for s in seen] == [True] * 3, [s["pipes"] for s in seen]
     # and its namespaces made when it started, every one (the run's network, host name and cgroup namespaces, made
     # when the run began, numbered how many processes were set apart before it: blind attacks16)
