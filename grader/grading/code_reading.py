@@ -143,18 +143,44 @@ def root_name(node: ast.AST) -> str:
 
 # What a graded run could use to reach code or state no name shows, beyond the lookups above: the interpreter's and
 # the collector's tables, frames and tracebacks, a function's code and closure, a class's family, processes and
-# threads, pickling, the file system, its own source (comments and formatting are not in a key: a form that could
-# read them would tell two keyed alike apart). A form that mentions one is keyed by the whole submission.
+# threads, pickling, lookups by a string (`getattr` passed as a value, `attrgetter`, `resolve_name`), and the files
+# it could read its own source from (comments and formatting are not in a key, nor are the bodies of functions a
+# form cannot call: any byte of a file it reads would tell two submissions keyed alike apart). A form that mentions
+# one is keyed by the whole submission, and so is one that mentions a name holding one of `FILE_WORDS`.
 STRICT = frozenset({
     "gc", "ctypes", "sys", "types", "marshal", "pickle", "dill", "cloudpickle", "copyreg", "weakref", "threading",
-    "_thread", "signal", "atexit", "os", "multiprocessing", "subprocess", "mmap", "shutil", "tempfile", "io",
+    "_thread", "signal", "atexit", "os", "posix", "multiprocessing", "subprocess", "shutil", "tempfile", "io",
+    "codecs", "glob", "fileinput", "zipimport", "zipfile", "tarfile", "sqlite3", "shelve", "dbm", "socket", "urllib",
     "__code__", "__closure__", "__globals__", "__wrapped__", "__subclasses__", "__mro__", "__bases__", "__base__",
     "__self__", "__func__", "__defaults__", "__kwdefaults__", "__getattribute__", "__getattr__", "__setattr__",
     "__delattr__", "__dict__", "__doc__", "__traceback__", "__class_getitem__", "__init_subclass__", "__set_name__",
+    "__name__", "__qualname__", "__module__", "__package__", "__cached__", "__builtins__", "__import__",
     "_getframe", "f_back", "f_code", "f_globals", "f_locals", "f_lineno", "tb_frame", "tb_lineno", "co_firstlineno",
-    "get_objects", "get_referrers", "get_referents", "modules", "open", "__file__", "__loader__", "__spec__",
-    "linecache", "tokenize", "get_source"})
+    "traceback", "warnings", "logging", "get_objects", "get_referrers", "get_referents", "modules",
+    "getattr", "setattr", "delattr", "hasattr", "vars", "dir", "attrgetter", "methodcaller", "operator",
+    "resolve_name", "pkgutil", "pydoc", "locate", "import_module", "runpy", "time", "datetime", "perf_counter",
+    "monotonic", "cpu_count", "random", "secrets", "uuid", "platform", "environ", "getenv"})
+FILE_WORDS = ("file", "load", "read", "open", "path", "dir", "mmap", "spec", "loader", "source", "linecache",
+              "tokenize")  # in a name, lower case: a file read, its own source among them
 FORM_READING = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()  # these rules: part of every form's key
+WORDS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _untrusted(said: frozenset[str]) -> bool:
+    """Whether a piece that mentions ``said`` reaches what this reading cannot follow."""
+    return ALL in said or bool(said & STRICT) or any(w in name.lower() for name in said for w in FILE_WORDS)
+
+
+def _said(node: ast.AST, definitions: bool = True) -> tuple[frozenset[str], frozenset[str]]:
+    """(what ``node`` mentions (`mentions`), every word of every string in it): a function whose name is handed
+    over in a string, whole or in part ("module:_helper"), is reached; a word in a string is no call (`_untrusted`
+    reads the first)."""
+    words: set[str] = set()
+    idle = {id(c.value) for c in ast.walk(node) if isinstance(c, ast.Expr)}  # a docstring, a string left alone
+    for child in ast.walk(node):
+        if isinstance(child, ast.Constant) and isinstance(child.value, str) and id(child) not in idle:
+            words |= set(WORDS.findall(child.value))
+    return frozenset(mentions(node, definitions)), frozenset(words)
 
 
 def _hollowed(node: ast.AST) -> ast.AST:
@@ -164,50 +190,56 @@ def _hollowed(node: ast.AST) -> ast.AST:
     return node
 
 
+def _apart(node: ast.stmt) -> bool:
+    """A function whose body runs only where it is called by a name: a top-level ``def`` without decorators (a
+    decorator may call it at import or register it where no name shows: ``functools.singledispatch``'s
+    ``register``). Everything else of a file (classes whole, decorated functions) is its skeleton."""
+    return isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not node.decorator_list
+
+
 class _Pieces:
-    """A submission's Python files read as what a call can run: each file's skeleton (its top level with every
-    function's and method's body left out: what importing it runs), each top-level function, and each method of a
-    top-level class. A piece reaches every piece named by an identifier it mentions, in the files imported so far:
-    a function by its name, a method by its attribute name, every method of a class by the class's name (so does a
-    form); a file is imported where an import statement on the way names it, with its packages' ``__init__``."""
+    """A submission's Python files read as what a call can run: each file's skeleton (what importing it runs and
+    may call unasked: its top level, every class whole, every decorated function), and each plain top-level
+    function (`_apart`). A piece reaches every function named by a name or a string word it mentions, in the
+    files imported so far; a file is imported where an import statement on the way names it, with its packages'
+    ``__init__``. A form is a function's name, or a class's (its file's skeleton holds it)."""
 
-    def __init__(self, files: list[tuple[str, str]]) -> None:
+    def __init__(self, files: list[tuple[str, bytes]]) -> None:
         self.names = {rel for rel, _ in files}
-        self.skeletons: dict[str, tuple[str, frozenset[str], frozenset[str]]] = {}  # file -> (print, names, imports)
-        self.pieces: dict[str, tuple[str, str, frozenset[str], frozenset[str], bool]] = {}
-        # key -> (file, print, names it mentions, files it imports, whether it changes state kept between calls)
+        # file -> (print, (names, words) it mentions, files it imports)
+        self.skeletons: dict[str, tuple[str, tuple[frozenset[str], frozenset[str]], frozenset[str]]] = {}
+        # key -> (file, print, (names, words) it mentions, files it imports, whether it changes state kept between
+        # calls)
+        self.pieces: dict[str, tuple[str, str, tuple[frozenset[str], frozenset[str]], frozenset[str], bool]] = {}
         self.by_name: dict[str, list[str]] = {}
+        self.classes: dict[str, list[str]] = {}  # class name -> the files that define one
         self.unreadable = False
-        for rel, text in files:
-            self._add(rel, text)
+        for rel, data in files:
+            self._add(rel, data)
 
-    def _add(self, rel: str, text: str) -> None:
-        try:
-            tree = ast.parse(text)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
+    def _add(self, rel: str, data: bytes) -> None:
+        try:  # from the bytes, as the interpreter reads them (a coding line decides how: blind attacks39)
+            tree = ast.parse(data)
+        except (SyntaxError, ValueError, RecursionError, MemoryError, LookupError, UnicodeError):
             self.unreadable = True
             return
+        if not _utf8(data):
+            self.unreadable = True  # (a file the reading and an editor would see as other text)
         assigned, defined = top_names(tree)
         skeleton = copy.deepcopy(tree)
-        for node, hollow in zip(tree.body, skeleton.body):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                self._piece(rel, node.name, node, (node.name,), changes_shared_state(node, assigned, defined))
+        for n, (node, hollow) in enumerate(zip(tree.body, skeleton.body)):
+            if _apart(node):
+                key = f"{rel}::{n}:{node.name}"  # (two defs of one name are two pieces)
+                self.pieces[key] = (rel, ast.dump(node), _said(node), self._imports(rel, node),
+                                    changes_shared_state(node, assigned, defined))
+                self.by_name.setdefault(node.name, []).append(key)
                 _hollowed(hollow)
-            elif isinstance(node, ast.ClassDef):
-                self.by_name.setdefault(node.name, [])
-                for item, hollow_item in zip(node.body, hollow.body):
-                    if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                        self._piece(rel, f"{node.name}.{item.name}", item, (item.name, node.name),
-                                    changes_shared_state(item, assigned, defined))
-                        _hollowed(hollow_item)
-        self.skeletons[rel] = (ast.dump(skeleton), frozenset(mentions(skeleton, definitions=False)),
-                               self._imports(rel, skeleton))
-
-    def _piece(self, rel: str, name: str, node: ast.AST, names: tuple[str, ...], shared: bool) -> None:
-        key = f"{rel}::{name}"
-        self.pieces[key] = (rel, ast.dump(node), frozenset(mentions(node)), self._imports(rel, node), shared)
-        for n in names:
-            self.by_name.setdefault(n, []).append(key)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                if changes_shared_state(node, assigned, defined):
+                    self.unreadable = True  # run at import or whenever: what one call leaves, the next finds
+                if isinstance(node, ast.ClassDef):
+                    self.classes.setdefault(node.name, []).append(rel)
+        self.skeletons[rel] = (ast.dump(skeleton), _said(skeleton, definitions=False), self._imports(rel, skeleton))
 
     def _imports(self, rel: str, node: ast.AST) -> frozenset[str]:
         """The submission's files an import statement in ``node`` may load (a name it does not find is a library's)."""
@@ -231,50 +263,59 @@ class _Pieces:
                       if f in self.names}
         return found
 
+    def _home(self, form: str) -> set[str]:
+        """The files (with their packages' ``__init__``) that define ``form``."""
+        homes = [k.split("::")[0] for k in self.by_name.get(form, [])] + self.classes.get(form, [])
+        return {f for rel in homes for f in self._files_of(rel[:-3].split("/"))}
+
     def reached(self, forms: tuple[str, ...]) -> tuple[list[str], list[str]] | None:
-        """(the files imported, the pieces run) by a call of ``forms``, or None where this reading cannot tell: a
-        form it does not find, a dynamic lookup, a `STRICT` name or state kept between calls on the way. A form is
-        a function's name or a class's (every method: a framework calls some unasked, `forward` by `__call__`)."""
-        if self.unreadable or any(not self.by_name.get(form) for form in forms):
+        """(the files imported, the functions run) by a call of ``forms``, or None where this reading cannot tell:
+        a form it does not find, a lookup it cannot follow or state kept between calls on the way."""
+        if self.unreadable or not forms or any(not self._home(form) for form in forms):
             return None
-        files = {f for form in forms for k in self.by_name[form] for f in self._files_of(k.split("::")[0][:-3]
-                                                                                          .split("/"))}
+        files = set().union(*(self._home(form) for form in forms))
         names, seen = set(forms), set()
         while True:
             for rel in files:
-                _, said, _ = self.skeletons[rel]
-                if ALL in said or said & STRICT:
+                said, words = self.skeletons[rel][1]
+                if _untrusted(said):
                     return None
-                names |= said
-            pieces = {k for n in names for k in self._named(n) if self.pieces[k][0] in files}
-            if pieces <= seen and all(i <= files for i in (self.skeletons[f][2] for f in files)):
+                names |= said | words
+            pieces = {k for n in names for k in self.by_name.get(n, []) if self.pieces[k][0] in files}
+            grown = {i for f in files for i in self.skeletons[f][2]} - files
+            if pieces <= seen and not grown:
                 return sorted(files), sorted(seen)
             for key in pieces - seen:
-                rel, _, said, imports, shared = self.pieces[key]
-                if shared or ALL in said or said & STRICT:
+                rel, _, (said, words), imports, shared = self.pieces[key]
+                if shared or _untrusted(said):
                     return None
-                names |= said
+                names |= said | words
                 files |= imports
-            files |= {i for f in list(files) for i in self.skeletons[f][2]}
+            files |= grown
             seen |= pieces
 
-    def _named(self, name: str) -> list[str]:
-        if name.startswith(PREFIX):
-            return [k for n, keys in self.by_name.items() if n.startswith(name[len(PREFIX):]) for k in keys]
-        return self.by_name.get(name, [])
+
+def _utf8(data: bytes) -> bool:
+    """Whether ``data`` is UTF-8 text whose coding line, if any, says so: what the reading reads is what runs."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    for line in text.splitlines()[:2]:
+        cookie = re.match(r"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", line)
+        if cookie:
+            return cookie.group(1).lower().replace("_", "-") in ("utf-8", "utf8")
+    return True
 
 
 def form_key(files: list[tuple[str, bytes]], folders: list[str], forms: tuple[str, ...]) -> bytes | None:
     """What a call of ``forms`` can run of a submission whose Python files are ``files`` (name, contents) in
     ``folders``, as a digest: the same for two submissions only where the files are named alike and every file such
-    a call imports (its top level) and every function and method it can reach are the same (formatting and
-    comments aside). None where the reading cannot tell (a file that does not parse, state kept between calls, a
-    lookup by a computed name, introspection): the whole code is the key then."""
-    try:
-        pieces = _Pieces([(name, data.decode("utf-8")) for name, data in sorted(files)])
-    except UnicodeDecodeError:
-        return None
-    reached = pieces.reached(tuple(forms)) if forms else None
+    a call imports (its skeleton) and every function it can reach are the same (formatting and comments aside).
+    None where the reading cannot tell (a file that does not parse or is not plain UTF-8, state kept between calls,
+    a lookup by a computed name, introspection, a file read): the whole code is the key then."""
+    pieces = _Pieces(sorted(files))
+    reached = pieces.reached(tuple(forms))
     if reached is None:
         return None
     imported, run = reached

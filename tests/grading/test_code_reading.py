@@ -34,9 +34,9 @@ MODULE = textwrap.dedent('''
 
         def step(self, x):
             self.s = self.s + x
-            return self._read()
+            return self._value()
 
-        def _read(self):
+        def _value(self):
             return self.s
 
 
@@ -60,7 +60,6 @@ def test_an_edit_the_form_cannot_run_keeps_its_key_and_comments_do_not_count():
     base = key()
     assert base is not None and len(base) == 32
     assert key(edited("return x - 1", "return x - 2")) == base  # another function's body
-    assert key(edited("return 0", "return 1")) == base  # another class's method
     assert key(edited("return helper(x) + 1", "return helper(x) + 1  # a comment")) == base
     assert key(forms=("other",)) not in (None, base)  # another form, another key
 
@@ -71,6 +70,8 @@ def test_an_edit_the_form_cannot_run_keeps_its_key_and_comments_do_not_count():
     ("SCALE = 2.0", "SCALE = 3.0"),  # the top level (run at import)
     ('"""The measured form."""', '"""Another docstring."""'),  # (a docstring is the function's __doc__)
     ("    def run(self):\n", "    @staticmethod\n    def run(self):\n"),  # a decorator elsewhere runs at import
+    ("return 0", "return 1"),  # a class is whole in its file's skeleton (a class's body runs at import, and a
+    # property's getter and setter, a metaclass, __init_subclass__ run where no name shows)
 ])
 def test_an_edit_to_what_the_form_can_run_changes_its_key(old, new):
     assert key(edited(old, new)) not in (None, key())
@@ -127,3 +128,61 @@ def test_a_form_the_reading_does_not_find_or_a_file_that_does_not_parse_is_keyed
     assert key(forms=()) is None
     assert key(extra={"broken.py": "def (:\n"}) is None
     assert form_key([("m.py", b"\xff\xfe")], [], ("form",)) is None
+
+
+# Blind attacks39 (tests/blind/linear-attention-basics/attacks39/): each kept the control's key for its form while the
+# form ran quadratic. Each kind now changes the key or keys the form by the whole code.
+REGISTERED = textwrap.dedent('''
+    import functools
+
+
+    @functools.singledispatch
+    def bounds(n):
+        return n
+
+
+    @bounds.register(int)
+    def _int_bounds(n):
+        return n
+
+
+    def form(x):
+        return bounds(x)
+''')
+
+
+def test_a_decorated_function_is_part_of_every_key_of_its_file():
+    """`register` makes `_int_bounds` what `bounds(x)` runs, and no name in `form` says so; a decorator may also
+    call its function at import."""
+    registered_edited = REGISTERED.replace("return n\n\n\ndef form", "return n + 1\n\n\ndef form")
+    assert key(REGISTERED) not in (None, key(registered_edited))
+
+
+def test_a_property_getter_and_its_setter_are_both_in_the_key():
+    cls = ("class S:\n    @property\n    def v(self):\n        return self._v\n\n    @v.setter\n    def v(self, x):\n"
+           "        self._v = x\n\n    def step(self, x):\n        self.v = x\n        return self.v\n")
+    assert key(cls, forms=("S",)) not in (None, key(cls.replace("return self._v", "return self._v * 1"), forms=("S",)))
+
+
+@pytest.mark.parametrize("line", ["# -*- coding: raw_unicode_escape -*-\n", "# vim: set fileencoding=utf-7 :\n"])
+def test_a_file_read_in_another_coding_than_utf8_keys_the_form_by_the_whole_code(line):
+    assert key(line + MODULE) is None
+    assert key("# -*- coding: utf-8 -*-\n" + MODULE) is not None
+
+
+@pytest.mark.parametrize("body", [
+    "import numpy\n    return numpy.fromfile('m.py', dtype='uint8')[0] + x",  # its own source, comments and all
+    "import pkgutil\n    return pkgutil.resolve_name('m:helper')(x)",  # a lookup by a string, as a library does it
+    "get = getattr\n    return get(__import__('m'), 'helper')(x)",  # getattr handed over
+    "import operator\n    return operator.attrgetter('helper')(x)",
+    "import time\n    return x if time.time() else helper(x)",  # the clock
+])
+def test_a_form_that_reads_files_or_looks_up_by_string_is_keyed_by_the_whole_code(body):
+    assert key(edited("return helper(x) + 1", body)) is None
+
+
+def test_a_name_handed_over_in_a_string_is_reached():
+    table = edited("return helper(x) + 1", "return TABLE['h'](x)").replace("SCALE = 2.0", "SCALE = 2.0\nTABLE = {}")
+    named = edited("return helper(x) + 1", "return run_named('m:other', x)")
+    assert key(named) not in (None, key(edited("return x - 1", "return x - 2", named)))
+    assert key(table) is not None
