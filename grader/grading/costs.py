@@ -122,10 +122,6 @@ class CostCase:
     rtol: float = 1e-6
     hint: str = ""
     compared_by: str = ""  # the check that compares this form with the reference at short lengths (see judge_cost)
-    # the student's functions and classes the probe calls ("retention_chunkwise", "LinearAttentionState"): a pass
-    # is kept for what they can run (`code_reading.form_key`), so an edit elsewhere does not measure it again; ():
-    # the whole code keys it
-    forms: tuple[str, ...] = ()
     # seed -> (inputs, expect) made from that seed: the grader draws it from its secret (`drawn`), so the measured
     # inputs' values are not in the hidden source for a form to recognise (blind attacks7); None: as given
     # (or three: the arrays too, as ``arrays`` takes them)

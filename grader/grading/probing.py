@@ -30,7 +30,7 @@ import numpy as np
 
 from grader import sandbox
 from grader.config import AssignmentConfig, load_assignment
-from grader.grading import code_reading, costs, draws, messages, model_costs
+from grader.grading import costs, draws, messages, model_costs
 from grader.grading.checks import Case, CheckSpec, Seeded, judge_case, load_checks
 from grader.results import CaseOutcome
 from grader.sandbox import channel, seccomp
@@ -324,17 +324,17 @@ def lanes_for(gradings_at_once: int) -> int:
     return 2 if usable_cpus() >= 2 * max(1, gradings_at_once) else 1
 
 
-def _code_files(submission: Path) -> tuple[list[tuple[str, bytes]], list[str]]:
-    """What the check runs see of ``submission``: every Python file under it (name, contents) and every folder
-    (`_sandboxed` copies those: a folder without a Python file is there to see too, so code that behaves one way
-    beside it and another without it is other code, with other inputs: blind attacks20)."""
-    files, folders = [], []
+def _code_digest(submission: Path) -> bytes:
+    """What the check runs see of ``submission``: every Python file under it and every folder (`_sandboxed` copies
+    those: a folder without a Python file is there to see too, so code that behaves one way beside it and another
+    without it is other code, with other inputs: blind attacks20)."""
+    files = []
     for path in sorted(submission.rglob("*")):
         if "__pycache__" in path.parts or path.is_symlink():
             continue
         name = path.relative_to(submission).as_posix()
         if path.is_dir():
-            folders.append(name + "/")
+            files.append((name + "/", b""))
             continue
         if not (path.suffix == ".py" and path.is_file()):
             continue
@@ -342,14 +342,7 @@ def _code_files(submission: Path) -> tuple[list[tuple[str, bytes]], list[str]]:
             files.append((name, path.read_bytes()))
         except OSError:  # unreadable: the run reports it; the draw is for what could be read
             continue
-    return files, folders
-
-
-def _code_digest(submission: Path) -> bytes:
-    """The digest of what the check runs see of ``submission`` (`_code_files`): what its compared inputs are
-    drawn for."""
-    files, folders = _code_files(submission)
-    return draws.code_digest(files + [(name, b"") for name in folders])
+    return draws.code_digest(files)
 
 
 def _run_checks(checks_tree: Path, submission: Path, *, unsandboxed: bool, config: AssignmentConfig | None,
@@ -517,16 +510,10 @@ def _with_costs(ordinary: OrdinaryRuns, planned: list[PlannedCase], measured: li
                              _companions(p, _compared(p, planned)), placed.before_student_run, stops)
     kept = model_costs.kept_for(checks_tree, unsandboxed, stamp, runs_start)
     # a cost case this very code passed before (this bundle, measured alike, on this machine: a resubmission that
-    # changed only its notebook or another function, a batch graded again) stands without its runs
-    # (`model_costs.Kept.passed_before`); "this code" is what the case's form can run where the case names its form
-    # and the reading can tell (`code_reading.form_key`), the whole submission's code otherwise
-    files, folders = _code_files(submission)
-    whole, reused = draws.code_digest(files + [(name, b"") for name in folders]), 0
-
-    def code_of(case: costs.CostCase) -> bytes:
-        if os.environ.get("LRKIT_KEEP_PASSES", "1") == "0":  # every cost case measured, whatever was before
-            return b""
-        return (code_reading.form_key(files, folders, case.forms) if case.forms else None) or whole
+    # changed only its notebook, a batch graded again) stands without its runs (`model_costs.Kept.passed_before`)
+    code, reused = _code_digest(submission), 0
+    if os.environ.get("LRKIT_KEEP_PASSES", "1") == "0":  # every cost case measured, whatever was measured before
+        code = b""
     with placed:
         for p in [measured[i] for i in draws.shuffled(len(measured))]:  # (outcomes are kept by id, in plan order)
             stopped = ordinary.import_failed() or next(iter(stops), "")
@@ -535,7 +522,6 @@ def _with_costs(ordinary: OrdinaryRuns, planned: list[PlannedCase], measured: li
                                           f"{p.spec.title} [{p.case.label}]: not checked, because {stopped}.")
                 continue
             case = costs.drawn(p.case, draws.measured())
-            code = code_of(case)
             if kept is not None and code and kept.passed_before(p.spec.name, case, code):  # this code, bundle, machine
                 by_id[p.id] = CaseOutcome(p.spec.name, case.label, True)
                 reused += 1
@@ -547,9 +533,8 @@ def _with_costs(ordinary: OrdinaryRuns, planned: list[PlannedCase], measured: li
     by_id.update(zip((p.id for p in planned if isinstance(p.case, Case)), run.outcomes))
     by_id = _measured_where_gated(planned, measured, excuses_checked(planned, by_id), runner, stamp, kept, stops)
     if reused:
-        notes.append(f"{reused} of the {len(measured)} cost cases were passed before by the very code they measure "
-                     "(the same functions their forms can run, the same top level of every Python file, bundle and "
-                     "machine): their verdicts stand without being measured again")
+        notes.append(f"{reused} of the {len(measured)} cost cases were passed by this very code before (the same "
+                     "Python files, bundle and machine): their verdicts stand without being measured again")
     return CheckRun(tuple(by_id[p.id] for p in planned), tuple(dict.fromkeys((*run.notes, *notes))), run.isolation,
                     round(run.seconds + spent[0], 3), run.import_hung, max(spent[2], run.peak_memory_mb),
                     round(run.cpu_s + spent[1], 3), cost_cpu_s=round(spent[1], 3))

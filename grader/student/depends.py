@@ -27,14 +27,24 @@ import symtable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader.grading import code_reading as reading
-from grader.grading.code_reading import ALL, IDENT, IO_CALLS, LOOKUP_CALLS, MUTATORS, PREFIX
-
+READING = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]  # this reading: part of every key
+ALL = "\0all"  # "mentions every name": what a dynamic lookup may reach
 IO = "\0io"  # a file read or written: cells that do either depend on each other
+DYNAMIC_NAMES = {"eval", "exec", "compile", "__import__", "reload", "importlib", "get_ipython", "__builtins__",
+                 "builtins", "inspect"}  # what reaches names this reading cannot see
+DYNAMIC_ATTRIBUTES = {"modules", "__dict__", "__globals__", "f_globals", "f_locals"}  # sys.modules, module.__dict__
+ATTRIBUTE_CALLS = {"getattr", "setattr", "delattr", "hasattr"}  # by a name: a string is a mention, an f-string's
+# leading text names every unit it starts (getattr(la, f"retention_{form}")), anything else reaches every name
+LOOKUP_CALLS = {"globals", "locals", "vars"}  # read names by string: the cell's string constants are its reads
+PREFIX = "\0prefix:"
+MUTATORS = {"append", "extend", "insert", "pop", "popitem", "remove", "clear", "update", "setdefault", "add",
+            "discard", "sort", "reverse"}  # a container changed in place (and torch's in-place methods: add_ ...)
 EXISTS = "\0exists:"
 SEEDS = {"manual_seed", "seed", "set_rng_state", "set_state"}
-# this reading (this file's rules and the mention rules it reads with): part of every key
-READING = hashlib.sha256(Path(__file__).read_bytes() + Path(reading.__file__).read_bytes()).hexdigest()[:16]
+IO_CALLS = {"open", "save", "savez", "savetxt", "savefig", "load", "loadtxt", "to_csv", "read_csv", "read_text",
+            "write_text", "read_bytes", "write_bytes", "remove", "unlink", "rename", "replace", "mkdir", "rmtree",
+            "copy", "copyfile", "dump", "dumps"}
+IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 def _digest(*parts: str) -> str:
@@ -53,6 +63,51 @@ def _without_docstring(node: ast.AST) -> ast.AST:
         if child is not node and isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             _without_docstring(child)
     return node
+
+
+def _dynamic(child: ast.AST) -> str:
+    """ALL where ``child`` reaches names this reading cannot follow, a prefix reference for getattr with an
+    f-string, "" otherwise."""
+    if isinstance(child, ast.Name) and child.id in DYNAMIC_NAMES:
+        return ALL
+    if isinstance(child, ast.Attribute) and child.attr in DYNAMIC_ATTRIBUTES:
+        return ALL
+    if isinstance(child, ast.Call) and isinstance(child.func, ast.Name) and child.func.id in ATTRIBUTE_CALLS:
+        name = child.args[1] if len(child.args) > 1 else None
+        if isinstance(name, ast.Constant) and isinstance(name.value, str):
+            return ""
+        if isinstance(name, ast.JoinedStr) and name.values and isinstance(name.values[0], ast.Constant) \
+                and isinstance(name.values[0].value, str) and name.values[0].value:
+            return PREFIX + name.values[0].value
+        return ALL
+    return ""
+
+
+def _mentions(node: ast.AST) -> set[str]:
+    """Every identifier ``node`` mentions: names, attribute names, arguments (a pytest fixture is asked for by
+    its argument's name), imported names; ALL where it reaches names in a way this reading cannot follow."""
+    found: set[str] = set()
+    for child in ast.walk(node):
+        dynamic = _dynamic(child)
+        if dynamic:
+            found.add(dynamic)
+        if isinstance(child, ast.Name):
+            found.add(child.id)
+            if child.id in LOOKUP_CALLS:
+                found.add(ALL)
+        elif isinstance(child, ast.Attribute):
+            found.add(child.attr)
+        elif isinstance(child, ast.arg):
+            found.add(child.arg)
+        elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found.add(child.name)
+        elif isinstance(child, ast.alias) and child.name == "*":
+            found.add(ALL)  # (an imported name is not a use of it: its uses are the names that call it)
+        elif isinstance(child, (ast.Global, ast.Nonlocal)):
+            found.add(ALL)
+        elif isinstance(child, ast.Constant) and isinstance(child.value, str) and IDENT.match(child.value):
+            found.add(child.value)  # a fixture or attribute named in a string (getfixturevalue, hasattr)
+    return found
 
 
 @dataclass(frozen=True)
@@ -79,20 +134,20 @@ class Sources:
             self.unreadable.append(_digest(rel, text))
             return None
         rest = []
-        assigned, defined = reading.top_names(tree)
+        assigned, defined = _top_names(tree)
         # one function that changes what the module keeps between calls: every unit of the file reaches everything
-        shared = {ALL} if any(reading.changes_shared_state(node, assigned, defined) for node in tree.body
+        shared = {ALL} if any(_changes_shared_state(node, assigned, defined) for node in tree.body
                               if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))) else set()
         for node in tree.body:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) \
                     and not _autouse(node):
                 self._add(Unit(f"{rel}::{node.name}", node.name, _digest(ast.dump(_without_docstring(node))),
-                               frozenset(reading.mentions(node) | shared)))
+                               frozenset(_mentions(node) | shared)))
             else:
                 rest.append(node)
         top = ast.Module(body=rest, type_ignores=[])
         self._add(Unit(f"{rel}::<top>", "", _digest(rel, ast.dump(_without_docstring(top))),
-                       frozenset(reading.mentions(top))))
+                       frozenset(_mentions(top))))
         self.tops[rel] = f"{rel}::<top>"
         return tree
 
@@ -131,6 +186,58 @@ class Sources:
         there = sorted(f"{n}={bool(self._named(n[len(EXISTS):]))}" for n in names if n.startswith(EXISTS))
         keys = self.closure({n for n in names if not n.startswith(EXISTS)})
         return _digest(*sorted(self.unreadable), *there, *(f"{k}={self.units[k].fingerprint}" for k in keys))
+
+
+def _top_names(tree: ast.Module) -> tuple[set[str], set[str]]:
+    """(names a file's top level assigns, names it defines with def or class)."""
+    assigned, defined = set(), set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            defined.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            assigned.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+    return assigned, defined
+
+
+def _changes_shared_state(node: ast.AST, assigned: set[str], defined: set[str]) -> bool:
+    """Whether a function or class may change state its module keeps between calls, or the world outside it:
+    a cache dict filled, a mutable default argument, a class attribute counted (through the class, `type(self)`
+    or `__class__`), a function's attribute, a cached decorator, a file written. Then what one cell ran changes
+    what another gets, which names alone do not show, and the file's units count as reaching everything. A name
+    the function binds itself is its own."""
+    own = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    own |= {a.arg for a in ast.walk(node) if isinstance(a, ast.arg)}
+    for child in ast.walk(node):
+        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            defaults = [*child.args.defaults, *(d for d in child.args.kw_defaults if d)]
+            if any(isinstance(d, (ast.List, ast.Dict, ast.Set, ast.Call)) for d in defaults):
+                return True  # one object for every call
+            if any("cache" in ast.dump(d).lower() for d in getattr(child, "decorator_list", ())):
+                return True
+        if isinstance(child, (ast.Subscript, ast.Attribute)) and isinstance(child.ctx, (ast.Store, ast.Del)):
+            root = _root(child)
+            if (root not in own and root in assigned | defined) or _through_the_class(child):
+                return True
+        elif isinstance(child, ast.Call) and _call_name(child) in IO_CALLS:
+            return True
+        elif isinstance(child, ast.Call) and isinstance(child.func, ast.Attribute) \
+                and (child.func.attr in MUTATORS or child.func.attr.endswith("_")):
+            root = _root(child.func)
+            if (root not in own and root in assigned) or _through_the_class(child.func):
+                return True
+    return False
+
+
+def _through_the_class(node: ast.AST) -> bool:
+    """x.__class__.a, type(x).a: an attribute of a class, reached from an instance."""
+    while isinstance(node, (ast.Attribute, ast.Subscript, ast.Call)):
+        if isinstance(node, ast.Attribute) and node.attr == "__class__":
+            return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "type":
+            return True
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return False
 
 
 def _autouse(node: ast.AST) -> bool:
@@ -195,6 +302,17 @@ class CellUse:
     everything: bool  # reads and may change every name (eval, exec): needs every earlier cell
     imports: frozenset[tuple[str, str]] = frozenset()  # (name bound, what it imports)
     names: frozenset[str] = frozenset()  # every name it uses, its own included: the units it may run
+
+
+def _call_name(call: ast.Call) -> str:
+    f = call.func
+    return f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+
+
+def _root(node: ast.AST) -> str:
+    while isinstance(node, (ast.Attribute, ast.Subscript, ast.Call, ast.Starred)):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return node.id if isinstance(node, ast.Name) else ""
 
 
 def _cell_code(source: str) -> str:
@@ -301,7 +419,7 @@ def _import_effects(node: ast.Import | ast.ImportFrom, reads: set[str], imports:
 def _call_effects(call: ast.Call, tree: ast.Module, modules: frozenset[str], reads: set[str],
                   changes: set[str]) -> tuple[bool, bool]:
     """What one call of a cell reads and may change (added to ``reads`` and ``changes``); (seeds, configures)."""
-    name = reading.call_name(call)
+    name = _call_name(call)
     if name in LOOKUP_CALLS:  # globals()["x"], "x" in globals(): the names are strings
         reads.update(c.value for c in ast.walk(tree) if isinstance(c, ast.Constant)
                      and isinstance(c.value, str) and IDENT.match(c.value))
@@ -309,16 +427,15 @@ def _call_effects(call: ast.Call, tree: ast.Module, modules: frozenset[str], rea
         reads.add(IO)
         changes.add(IO)
     # a call may change what it is called on and what it is handed (not a module it is called on)
-    root = reading.root_name(call.func) if isinstance(call.func, ast.Attribute) else ""
+    root = _root(call.func) if isinstance(call.func, ast.Attribute) else ""
     if root and root not in modules:
         changes.add(root)
     for arg in (*call.args, *(k.value for k in call.keywords)):
         arg = arg.value if isinstance(arg, ast.Starred) else arg
-        if isinstance(arg, (ast.Name, ast.Attribute, ast.Subscript)) and reading.root_name(arg):
-            changes.add(reading.root_name(arg))
+        if isinstance(arg, (ast.Name, ast.Attribute, ast.Subscript)) and _root(arg):
+            changes.add(_root(arg))
     # torch.set_default_dtype, np.set_printoptions, plt.style.use configure every later cell
-    configures = reading.root_name(call.func) in modules and name not in SEEDS and name.startswith(("set_", "use"))
-    return name in SEEDS, configures
+    return name in SEEDS, _root(call.func) in modules and name not in SEEDS and name.startswith(("set_", "use"))
 
 
 def cell_use(source: str, modules: frozenset[str] = frozenset()) -> CellUse:
@@ -337,7 +454,7 @@ def cell_use(source: str, modules: frozenset[str] = frozenset()) -> CellUse:
     draws = seeds = config = everything = patched = False
     for n, stmt in enumerate(tree.body):
         for child in ast.walk(stmt):
-            dynamic = reading.dynamic_lookup(child)
+            dynamic = _dynamic(child)
             if dynamic == ALL:
                 everything = True
             elif dynamic:
@@ -351,17 +468,15 @@ def cell_use(source: str, modules: frozenset[str] = frozenset()) -> CellUse:
                     reads.add(child.id)
             elif isinstance(child, ast.Attribute):
                 reads.add(child.attr)
-                base = reading.root_name(child)
-                if isinstance(child.ctx, (ast.Store, ast.Del)) and base:
-                    changes.add(base)  # x.a = ...: x changed
-                    patched = patched or base in modules  # la.f = ..., a module patched: every later cell
-            elif isinstance(child, ast.Subscript) and isinstance(child.ctx, (ast.Store, ast.Del)) \
-                    and reading.root_name(child):
-                changes.add(reading.root_name(child))
-                patched = patched or reading.root_name(child) in modules  # os.environ["X"] = ...
-            elif isinstance(child, ast.AugAssign) and reading.root_name(child.target):
-                reads.add(reading.root_name(child.target))
-                changes.add(reading.root_name(child.target))
+                if isinstance(child.ctx, (ast.Store, ast.Del)) and _root(child):
+                    changes.add(_root(child))  # x.a = ...: x changed
+                    patched = patched or _root(child) in modules  # la.f = ..., a module patched: every later cell
+            elif isinstance(child, ast.Subscript) and isinstance(child.ctx, (ast.Store, ast.Del)) and _root(child):
+                changes.add(_root(child))
+                patched = patched or _root(child) in modules  # os.environ["X"] = ...
+            elif isinstance(child, ast.AugAssign) and _root(child.target):
+                reads.add(_root(child.target))
+                changes.add(_root(child.target))
             elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 changes.add(child.name)
             elif isinstance(child, (ast.Import, ast.ImportFrom)):
@@ -397,7 +512,7 @@ def _changes_in_place(tree: ast.Module, bound: dict[str, int]) -> bool:
             elif isinstance(child, ast.Call) and isinstance(child.func, ast.Attribute) \
                     and (child.func.attr in MUTATORS or child.func.attr.endswith("_")):
                 target = child.func
-            root = reading.root_name(target) if target is not None else ""
+            root = _root(target) if target is not None else ""
             if root and bound.get(root, n + 1) > n:  # not the cell's own (bound in an earlier statement)
                 return True
     return False
@@ -407,7 +522,7 @@ def _seeded_first(tree: ast.Module) -> bool:
     """Whether the cell's first statement that calls anything seeds a random stream (what it draws after is its
     own, whatever the cells before it drew)."""
     first = next((s for s in tree.body if any(isinstance(c, ast.Call) for c in ast.walk(s))), None)
-    return first is not None and any(isinstance(c, ast.Call) and reading.call_name(c) in SEEDS for c in ast.walk(first))
+    return first is not None and any(isinstance(c, ast.Call) and _call_name(c) in SEEDS for c in ast.walk(first))
 
 
 def cell_needs(uses: list[CellUse]) -> list[list[int]]:

@@ -242,21 +242,15 @@ def graded(tmp_path_factory) -> Graded:
     rss = PeakRss()
     rss.start()
     started = time.perf_counter()
-    # passes are kept as a course's grader keeps them (`code_reading.form_key`: a cost case passed by the same code
-    # of its form stands), in a cache of this run's own: an attack that changes what a form can run, or does what
-    # the reading cannot follow, is measured; one that the reading missed would keep a pass the control's form made
-    # and fail its expect (the corpus tests the reading too)
-    keep = {name: os.environ.get(name) for name in ("LRKIT_KEEP_PASSES", "XDG_CACHE_HOME")}
-    os.environ.pop("LRKIT_KEEP_PASSES", None)
-    os.environ["XDG_CACHE_HOME"] = str(base / "cache")
+    keep = os.environ.get("LRKIT_KEEP_PASSES")
+    os.environ["LRKIT_KEEP_PASSES"] = "0"  # every case measured as it is, none read from a pass kept for its code
     try:
         code = grade_batch(subs, bundle, out, jobs=2)
     finally:
-        for name, value in keep.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
+        if keep is None:
+            os.environ.pop("LRKIT_KEEP_PASSES", None)
+        else:
+            os.environ["LRKIT_KEEP_PASSES"] = keep
     seconds = time.perf_counter() - started
     rss.stop.set()
     rss.join()

@@ -201,9 +201,9 @@ def test_the_verdict_code_digest_follows_the_files_that_judge(tmp_path, monkeypa
 
 @pytest.mark.skipif(not sandbox.sandbox_available(), reason="needs Linux, root and bubblewrap")
 def test_a_cost_case_passed_by_this_very_code_stands_at_its_next_grading(tmp_path, monkeypatch):
-    """Graded again (the same Python files: a resubmission that changed only its notebook, a batch graded again;
-    or another function edited), the step's cost case passed before stands without its runs, and says so; an edit
-    to the code the step can run (its class, a function it calls), and it is measured again."""
+    """Graded again (the same Python files: a resubmission that changed only its notebook, a batch graded again),
+    the step's cost case passed before stands without its runs, and says so; one byte more in the module, and it
+    is measured again."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.delenv("LRKIT_KEEP_PASSES", raising=False)
     tree = ROOT / "solutions" / "linear-attention-basics"
@@ -212,21 +212,15 @@ def test_a_cost_case_passed_by_this_very_code_stands_at_its_next_grading(tmp_pat
     sub = tmp_path / "sub"
     sub.mkdir()
     module = (tree / "linear_attention.py").read_text()
-    elsewhere = module.replace("    return (Q @ K.transpose(-2, -1) * D) @ V ",  # retention_parallel's last line
-                               "    D = D + 0\n    return (Q @ K.transpose(-2, -1) * D) @ V ", 1)
-    in_step = elsewhere.replace("        self.z = self.z + k ", "        self.z = k + self.z ", 1)
-    in_feature_map = module.replace("def feature_map(x):\n", "def feature_map(x):\n    x = x + 0\n", 1)
-    assert len({module, elsewhere, in_step, in_feature_map}) == 4
-    runs = []
-    for code in (module, module, elsewhere, in_step, in_feature_map):
-        (sub / "linear_attention.py").write_text(code)
-        runs.append(probing.run_checks(tree, sub))
-    said = "passed before by the very code they measure"
+    (sub / "linear_attention.py").write_text(module)
+    runs = [probing.run_checks(tree, sub), probing.run_checks(tree, sub)]
+    (sub / "linear_attention.py").write_text(module + "\n# one more line\n")
+    runs.append(probing.run_checks(tree, sub))
+    said = "passed by this very code before"
     for n, run in enumerate(runs):
         costs_ = [o for o in run.outcomes if o.check == "cost_step"]
         assert costs_ and all(o.passed for o in costs_), [o.message for o in costs_]
         assert all(o.passed for o in run.outcomes if o.check == "state_step")
-        stood = n in (1, 2)
-        assert (run.cost_cpu_s == 0) == stood and any(said in note for note in run.notes) == stood, (n, run)
+        assert (run.cost_cpu_s == 0) == (n == 1) and any(said in note for note in run.notes) == (n == 1), (n, run)
     monkeypatch.setenv("LRKIT_KEEP_PASSES", "0")  # every cost case measured, whatever was kept
     assert probing.run_checks(tree, sub).cost_cpu_s > 0

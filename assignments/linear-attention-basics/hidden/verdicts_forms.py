@@ -323,9 +323,6 @@ COMPARED_BY = {"linear_recurrent": "linear_recurrent", "retention_recurrent": "r
 # is not a size is drawn, from the grader's secret, from those its equivalence check's grid uses, so a form cannot
 # be efficient at the measured settings alone: the leading dims' structure (one or two), m and d_v, the inputs'
 # scale, the decay and the chunk size. From inside, the measured call is an ordinary compared call, made long.
-# the student's function or class each form's probe calls: its pass is kept for what that code can run
-FORM_CODE = {"linear_recurrent": "linear_attention_recurrent", "retention_recurrent": "retention_recurrent",
-             "chunkwise": "retention_chunkwise", "step": "LinearAttentionState"}
 FORM_PROBE = {"linear_recurrent": ("linear_runs", "recurrent"), "retention_recurrent": ("retention_runs", "recurrent"),
               "chunkwise": ("retention_runs", "chunkwise"), "step": ("linear_runs", "step")}
 MANY_LEADS, ONE_LEADS = ((128,), (8, 16)), ((), (1,))  # as LEADS: one leading dim or two (or none)
@@ -461,7 +458,7 @@ def _form_case(form, name, lead=COST_LEAD, lengths=COST_LENGTHS):
     return CostCase(label=f"{name}, float64, {sequences} {many} of {lengths[0]} and of {lengths[1]} {what}",
                     inputs=inputs, expect=expect, arrays=arrays, draw=draw, lengths=lengths,
                     grows=STEPS if form == "step" else LINEAR, sequences=sequences, hint=COST_HINT,
-                    compared_by=COMPARED_BY[form], outputs=digested, forms=(FORM_CODE[form],),
+                    compared_by=COMPARED_BY[form], outputs=digested,
                     elsewhere=gated if form in GATED_GAMMAS else None,
                     gate_twin_draw=gate_twin if form in GATED_GAMMAS else None,
                     gate_twin_among=tuple(GATED) if form in GATED_GAMMAS else (),
