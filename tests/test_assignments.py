@@ -26,6 +26,7 @@ def built_root(tmp_path_factory) -> Path:
     return root
 
 
+@pytest.mark.slow  # a full official grade of the solution and of the template each (~80 s an assignment)
 @pytest.mark.parametrize("name", NAMES)
 def test_round_trip_invariants_hold(built_root, name):
     """Does the solution pass everything, the template give its baseline, and nothing leak?"""

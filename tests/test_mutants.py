@@ -129,7 +129,8 @@ def _hollow(notebook: Path, body: str) -> None:
 
 
 # A full official grade of each assignment (notebook and checks in the sandbox): the notebook is
-# hollow, so it runs in seconds, but the checks and the sandbox start make it ~30-60 s each.
+# hollow, so it runs in seconds, but the checks and their cost runs (drawn per submission) make it ~5-50 s each.
+@pytest.mark.slow  # a full official grade each
 @pytest.mark.parametrize("name", NAMES)
 def test_hollow_exercise_cells_earn_nothing(built_root, tmp_path, name):
     """Exercise cells reduced to `pass` or an empty plot: every exercise item scores 0, code keeps its points."""
