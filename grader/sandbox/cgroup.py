@@ -105,6 +105,12 @@ class Cgroup:
         except (OSError, ValueError, KeyError):
             return 0.0
 
+    def accounts_cpu(self) -> bool:
+        """Whether the kernel counts the group's CPU time (v2's cpu.stat; v1's cpuacct, which may not be mounted)."""
+        if self.kind == "cgroup-v2":
+            return (self.dirs[0] / "cpu.stat").exists()
+        return self._file("cpuacct.usage") is not None
+
     def procs_files(self) -> list[str]:
         return [str(d / "cgroup.procs") for d in self.dirs]
 
@@ -203,5 +209,10 @@ def cgroup_kind() -> str:
     except OSError as exc:
         log.info("no usable cgroup: %s", exc)
         return ""
+    counts_cpu = group.accounts_cpu()
     group.remove()
+    if not counts_cpu:  # (a run's CPU time would read 0 s: no cost verdict, no CPU limit could hold)
+        log.warning("per-run cgroups here do not count CPU time (no cpuacct hierarchy): runs are limited by rlimits "
+                    "and measured by process accounting instead; mount cpuacct for the official sandbox")
+        return ""
     return group.kind

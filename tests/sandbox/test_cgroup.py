@@ -97,3 +97,32 @@ def test_the_cpu_time_limit_counts_the_whole_run(tmp_path):
     assert result.cpu_exceeded and result.returncode is None
     assert 1.5 <= result.cpu_s < 10, result.cpu_s
     assert result.wall_s < 20, result.wall_s
+
+
+def test_a_cgroup_that_does_not_count_cpu_time_is_not_used(tmp_path, monkeypatch, caplog):
+    """A v1 host without the cpuacct hierarchy: a run's CPU time would read 0 s, so no cost verdict or CPU-time limit
+    could hold; per-run cgroups are then not used (a warning says so) rather than trusted."""
+    v1_dirs = [tmp_path / "memory", tmp_path / "pids"]
+    for d in v1_dirs:
+        d.mkdir()
+    assert not cgroup.Cgroup("cgroup-v1", v1_dirs).accounts_cpu()
+    (tmp_path / "cpuacct").mkdir()
+    (tmp_path / "cpuacct" / "cpuacct.usage").write_text("0\n")
+    assert cgroup.Cgroup("cgroup-v1", [*v1_dirs, tmp_path / "cpuacct"]).accounts_cpu()
+
+    monkeypatch.setattr(cgroup.os, "geteuid", lambda: 0)
+    monkeypatch.setattr(cgroup, "_CGROUP_ROOT", tmp_path)
+    monkeypatch.setattr(cgroup, "_sweep_stale", lambda: None)
+    monkeypatch.setattr(cgroup.Cgroup, "remove", lambda self: None)
+    made = {}
+    monkeypatch.setattr(cgroup.Cgroup, "create", classmethod(lambda cls, **kw: made["group"]))
+    try:
+        made["group"] = cgroup.Cgroup("cgroup-v1", v1_dirs)
+        cgroup.cgroup_kind.cache_clear()
+        assert cgroup.cgroup_kind() == ""
+        assert "do not count CPU time" in caplog.text
+        made["group"] = cgroup.Cgroup("cgroup-v1", [*v1_dirs, tmp_path / "cpuacct"])
+        cgroup.cgroup_kind.cache_clear()
+        assert cgroup.cgroup_kind() == "cgroup-v1"
+    finally:
+        cgroup.cgroup_kind.cache_clear()
