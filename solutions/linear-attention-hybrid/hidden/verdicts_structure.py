@@ -104,12 +104,16 @@ def batch_recurrent():
 
 # ---------------------------------------------------------------- causality
 
+# Causality is a property of one sequence: only the first sequence of a batch is changed, and only its own outputs
+# (and gradients) are read. A batch run as one long sequence (blind hybrid round 18) lets a later sequence see every
+# token of an earlier one, which is batch isolation's item; within each sequence it is causal.
+
 def _same_before(t):
     def judge(got):
         y, y2 = _arr(got, "y0"), _arr(got, "y1")
         if y.shape != y2.shape or y.ndim != 3:
             return Misshapen(f"forward returned shapes {y.shape} and {y2.shape}; expected (B, T, D)")
-        before = ~np.isclose(y2[:, :t], y[:, :t], rtol=1e-9, atol=1e-10, equal_nan=True)
+        before = ~np.isclose(y2[:1, :t], y[:1, :t], rtol=1e-9, atol=1e-10, equal_nan=True)
         changed = np.flatnonzero(before.any(axis=(0, 2)))
         if changed.size:
             return (f"changing only token {t} changed the output at token {int(changed[0])}: "
@@ -126,8 +130,9 @@ def causal_perturbation():
         x, w = _inputs(1300 + seed, B, T, D, H)
         for t in (0, T // 2, T - 1):
             x2 = x.copy()
-            x2[:, t] += np.random.default_rng(drawn(seed + t)).normal(size=(B, D))
-            yield Case(label=_label(B, T, D, H) + f", token {t} changed", inputs=_runs({"x": x}, {"x": x2}, **w),
+            x2[0, t] += np.random.default_rng(drawn(seed + t)).normal(size=D)
+            yield Case(label=_label(B, T, D, H) + f", token {t} of the first sequence changed",
+                       inputs=_runs({"x": x}, {"x": x2}, **w),
                        judge=_same_before(t),
                        hint="Weights for i > t must be exactly 0: mask the (T, T) decay matrix where t - i < 0.")
 
@@ -137,9 +142,9 @@ def _no_future_gradient(t):
         dx = np.nan_to_num(np.asarray(got["dx"], dtype=np.float64), nan=0.0)
         if dx.ndim != 3:
             return f"the input gradient has shape {dx.shape}; expected (B, T, D)"
-        future = np.abs(dx[:, t + 1:]).max() if dx.shape[1] > t + 1 else 0.0
+        future = np.abs(dx[:1, t + 1:]).max() if dx.shape[1] > t + 1 else 0.0
         if future > 0:
-            later = int(np.flatnonzero(np.abs(dx[:, t + 1:]).max(axis=(0, 2)) > 0)[0]) + t + 1
+            later = int(np.flatnonzero(np.abs(dx[:1, t + 1:]).max(axis=(0, 2)) > 0)[0]) + t + 1
             return f"output {t} has a nonzero gradient with respect to token {later} (a future token)"
         return None
     return judge
@@ -153,8 +158,9 @@ def causal_gradient():
         x, w = _inputs(1400 + seed, B, T, D, H)
         for t in (0, T // 3, T - 2):
             sw = np.zeros((B, T, D))
-            sw[:, t] = np.random.default_rng(drawn(t)).normal(size=(B, D))
-            yield Case(label=_label(B, T, D, H) + f", output {t}", inputs={"x": x, "seed_weights": sw, **w},
+            sw[0, t] = np.random.default_rng(drawn(t)).normal(size=D)
+            yield Case(label=_label(B, T, D, H) + f", output {t} of the first sequence",
+                       inputs={"x": x, "seed_weights": sw, **w},
                        judge=_no_future_gradient(t),
                        hint="A masked weight must be an exact 0 (multiply by the causal mask, or fill with 0), "
                             "not a small number such as γ^(large).")
