@@ -413,6 +413,37 @@ def test_kernel_objects_and_namespaces_are_out_of_reach(tmp_path):
 
 @needs_sandbox
 @pytest.mark.parametrize("warm", ["1", "0"])
+def test_no_run_can_ask_for_huge_pages(tmp_path, monkeypatch, warm):
+    """Huge pages are charged to no memory cgroup: on a host that reserves some, a history kept there is invisible
+    to a cost run's peak (blind hybrid attacks39). mmap(MAP_HUGETLB), memfd_create(MFD_HUGETLB) and
+    shmget(SHM_HUGETLB) are refused with EPERM (where no huge pages are reserved, the kernel alone would say ENOMEM
+    or succeed), and the same calls without the flag still work; in the warm sandbox and the cold one."""
+    monkeypatch.setenv("LRKIT_WARM", warm)
+    result = run_py(tmp_path, """
+        import ctypes, errno, mmap, os
+        def tried(what, call):
+            try:
+                call()
+                print(what, 'ALLOWED')
+            except OSError as exc:
+                print(what, errno.errorcode[exc.errno])
+        tried('mmap_hugetlb', lambda: mmap.mmap(-1, 2 << 20, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | 0x40000))
+        tried('memfd_hugetlb', lambda: os.memfd_create('h', os.MFD_HUGETLB))
+        libc = ctypes.CDLL(None, use_errno=True)
+        ret = libc.shmget(0, 2 << 20, 0o1000 | 0o600 | 0o4000)  # IPC_PRIVATE, IPC_CREAT | SHM_HUGETLB
+        print('shmget_hugetlb', 'ALLOWED' if ret >= 0 else errno.errorcode[ctypes.get_errno()])
+        block = mmap.mmap(-1, 2 << 20, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+        block[:4] = b'okay'
+        fd = os.memfd_create('plain')
+        os.write(fd, b'x')
+        print('plain', bytes(block[:4]).decode(), os.fstat(fd).st_size)
+    """)
+    assert "mmap_hugetlb EPERM" in result.output and "memfd_hugetlb EPERM" in result.output, result.output
+    assert "shmget_hugetlb EPERM" in result.output and "plain okay 1" in result.output, result.output
+
+
+@needs_sandbox
+@pytest.mark.parametrize("warm", ["1", "0"])
 def test_no_pseudo_terminal_can_be_opened(tmp_path, monkeypatch, warm):
     """A pty's buffers hold memory that no cgroup is charged for (a history parked there passed the cost
     verdicts in a blind attack): neither the warm nor the cold sandbox has one."""
