@@ -296,3 +296,37 @@ def dtypes(gamma, chunk_size, gate, **kw):
             result[f"{name}_{suffix}_dtype"] = str(getattr(y, "dtype", type(y).__name__))
             result[f"{name}_{suffix}"] = y.to(torch.float64) if isinstance(y, torch.Tensor) else y
     return result
+
+
+def grounding(family, n, **kw):
+    """Every form of one family on the same inputs, each call on fresh copies and on its own (what raised is named,
+    not raised), and the helpers the forms are built on, called on those inputs: `verdicts.grounded`."""
+    import linear_attention as la
+
+    def fresh():
+        return tuple(_t(np.array(kw[f"{name}0"], dtype=np.float64, copy=True)) for name in "QKV")
+
+    out = {}
+
+    def attempt(key, fn):
+        try:
+            out[key] = fn()
+        except Exception as exc:  # a form that raises here is judged by its own items: this asks for any one form
+            out[f"{key}_raised"] = type(exc).__name__
+
+    if family == "linear":
+        for form in ("parallel", "recurrent", "step"):
+            attempt(f"y_{form}", lambda form=form: _linear(la, form, *fresh()))
+        attempt("phi_q", lambda: call((la, "feature_map"), fresh()[0]))
+        attempt("phi_k", lambda: call((la, "feature_map"), fresh()[1]))
+        return out
+    gamma = float(kw["gamma0"])
+    if family == "retention":
+        for form in ("parallel", "recurrent", "chunkwise"):
+            attempt(f"y_{form}", lambda form=form: _retention(la, form, *fresh(), gamma, kw["chunk0"]))
+    else:
+        for mode, extra in (("linear", {}), ("retention", {"gamma": gamma}), ("gated", {"gate": _t(kw["gate0"])})):
+            attempt(f"y_{mode}", lambda mode=mode, extra=extra: call((la, "unified_recurrence"), *fresh(), mode,
+                                                                     **extra))
+    attempt("gamma_as", lambda: call((la, "as_gamma"), gamma, fresh()[0]))
+    return out

@@ -212,6 +212,92 @@ def works_unified():
         yield from _works("unified", mode, 70 + 2 * n)
 
 
+# ----------------------------------------------------------------------------- does any form do the lesson's job?
+
+GROUND_RTOL = 1e-4  # the lesson's job, not exactness: a form computed in float32 inside is right here
+GROUNDED_FORMS = {"linear": ("parallel", "recurrent", "step"), "retention": ("parallel", "recurrent", "chunkwise"),
+                  "unified": ("linear", "retention", "gated")}
+
+
+def _finite_like(x, shape):
+    if x is None or isinstance(x, str):
+        return None
+    x = np.asarray(x, dtype=np.float64)
+    return x if x.shape == tuple(shape) and np.isfinite(x).all() else None
+
+
+def _own_gamma(got, gamma):
+    """The decay as the student's own as_gamma gives it back (one finite number in [0, 1]), else None."""
+    g = got.get("gamma_as")
+    if g is None or isinstance(g, str):
+        return None
+    g = np.asarray(g, dtype=np.float64).reshape(-1)
+    return float(g[0]) if g.size == 1 and np.isfinite(g[0]) and 0.0 <= g[0] <= 1.0 and g[0] != gamma else None
+
+
+def _grounding_references(family, got, Q, K, V, gamma, gate):
+    """What a form that does the lesson's job gives: the reference, and the reference built on the student's own
+    helpers (their feature_map's φ(Q), φ(K); their as_gamma's decay), so that a bug in a helper every form uses is
+    that helper's item's, not a form that does nothing."""
+    refs = {}
+    if family == "linear":
+        refs["y"] = ref.linear_attention(Q, K, V)
+        q, k = _finite_like(got.get("phi_q"), Q.shape), _finite_like(got.get("phi_k"), K.shape)
+        if q is not None and k is not None:
+            with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+                refs["y_own_phi"] = ref.linear_attention(q, k, V, phi=ref.identity)
+        return {form: list(refs.values()) for form in GROUNDED_FORMS[family]}
+    decays = [gamma] + [g for g in [_own_gamma(got, gamma)] if g is not None]
+    if family == "retention":
+        return {form: [ref.retention(Q, K, V, g) for g in decays] for form in GROUNDED_FORMS[family]}
+    return {"linear": [ref.retention(Q, K, V, 1.0)], "retention": [ref.retention(Q, K, V, g) for g in decays],
+            "gated": [ref.gated(Q, K, V, gate)]}
+
+
+def _grounded_judge(family, Q, K, V, gamma, gate):
+    names = {"linear": lambda f: FORM_NAME[f], "retention": lambda f: f"retention_{f}",
+             "unified": lambda f: f"unified_recurrence(mode={f!r})"}[family]
+
+    def judge(got):
+        want = _grounding_references(family, got, Q, K, V, gamma, gate)
+        for form, refs in want.items():
+            y = _finite_like(got.get(f"y_{form}"), V.shape)
+            if y is not None and any(np.isfinite(r).all() and close(y, r, rtol=GROUND_RTOL) for r in refs):
+                return None
+        forms = ", ".join(names(f) for f in GROUNDED_FORMS[family])
+        return (f"none of {forms} computes what the lesson's {family} form computes on ordinary inputs (compared "
+                "with the reference, and with one built on your own helpers): the properties this item is about "
+                "count only for work that does the job somewhere")
+    return judge
+
+
+def _grounding_case(family, seed):
+    Q, K, V = ref.qkv(drawn(seed), (), 7, 3, 4)
+    gate = np.random.default_rng(drawn(seed + 1)).uniform(0.3, 1.0, size=7)
+    extra = {} if family == "linear" else {"gamma0": 0.7, "chunk0": 3, "gate0": gate}
+    return Case(label=f"the {family} forms on L=7, m=3, d_v=4", inputs=runs((Q, K, V), family=family, **extra),
+                judge=_grounded_judge(family, Q, K, V, 0.7, gate),
+                hint=f"Make at least one {family} form match the lesson's formulas; the equivalence items say which.")
+
+
+@check(probe="grounding", cause="no linear-attention form computes linear attention")
+def grounded_linear():
+    """At least one linear-attention form computes linear attention (with your own feature map, or elu + 1)."""
+    yield _grounding_case("linear", 90)
+
+
+@check(probe="grounding", cause="no retention form computes retention")
+def grounded_retention():
+    """At least one retention form computes retention (at the decay your own as_gamma gives, or the given one)."""
+    yield _grounding_case("retention", 92)
+
+
+@check(probe="grounding", cause="unified_recurrence computes none of its modes")
+def grounded_unified():
+    """unified_recurrence computes at least one of its modes."""
+    yield _grounding_case("unified", 94)
+
+
 # ----------------------------------------------------------------------------- linear attention pitfalls
 
 @check(probe="linear_runs", cause=MISTAKES["no_normalizer"])
