@@ -211,6 +211,34 @@ def works_step():
                    hint="Implement step: update (S, z) with the token, then read them with φ(q).")
 
 
+# ---------------------------------------------------------------- does either form do the lesson's job?
+
+GROUND_RTOL = 1e-4  # the lesson's job, not exactness
+
+
+@check(probe="grounding", cause="neither forward nor step computes the layer's decayed linear attention")
+def grounded():
+    """forward or step computes the lesson's decayed, normalized linear attention on ordinary inputs: the gate of
+    every property item (`evidence`), so that forms built to pass the properties (causal, normalized, per head and
+    per sequence, the same in both forms) while computing something else earn none of them (blind attacks42 on the
+    basics: 20-25 of 51 points for such fakes under liveness gates)."""
+    x, w = _conditioned(90, 2, 7, 8, 2)
+    want = ref.linear_attention(x, w)["y"]
+
+    def judge(got):
+        for form in ("forward", "step"):
+            y = got.get(f"y_{form}")
+            if y is None or isinstance(y, str):
+                continue
+            y = np.asarray(y, dtype=np.float64)
+            if y.shape == want.shape and np.isfinite(y).all() and close(y, want, rtol=GROUND_RTOL):
+                return None
+        return ("neither forward nor step computes the layer's decayed, normalized linear attention on ordinary "
+                "inputs: the properties this item is about count only for work that does the job somewhere")
+    yield Case(label=_label(2, 7, 8, 2), inputs={"x": x, **w}, judge=judge,
+               hint="Make forward or step match the lesson's recurrence; forward_matches and step_matches say which.")
+
+
 # ---------------------------------------------------------------- equivalence with the reference
 
 FORWARD_SUSPECTS = list(MISTAKES)
