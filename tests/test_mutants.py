@@ -72,6 +72,35 @@ def test_the_suite_covers_every_pitfall_stubs_and_substitutions(name):
     assert declared <= {i.id for i in rubric.items}
 
 
+# A bug in a helper that every form of a family uses (a ReLU feature map) leaves no form of the family right against
+# the reference: the properties are then grounded by the reference built on the student's own helper
+# (`grounded_linear`). Its inputs must leave that reference defined under any draw: with signed queries and keys a
+# ReLU made 0/0 in one or two rows of seven as the draw fell, and under 4 secrets of 6 the bug also lost normalizer,
+# update_before_read, running_normalizer, independent_states and ex1_runs. Ordinary checks only, three secrets.
+def test_a_helper_bug_costs_its_own_items_under_any_draw(built_root, tmp_path, monkeypatch):
+    from grader.authoring.mutants import Outcomes, _cells_ran
+    from grader.grading import draws, probing
+    from grader.grading.checks import Case
+    from grader.grading.score import score
+
+    tree = built_root / "solutions" / "linear-attention-basics"
+    config, rubric = load_assignment(tree), load_rubric(tree)
+    source = (tree / "linear_attention.py").read_text(encoding="utf-8")
+    assert source.count("return F.elu(x) + 1") == 1
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "linear_attention.py").write_text(source.replace("return F.elu(x) + 1", "return F.relu(x)"),
+                                                          encoding="utf-8")
+    planned = probing.plan
+    monkeypatch.setattr(probing, "plan", lambda t: [p for p in planned(t) if isinstance(p.case, Case)])
+    costs = {"recurrent_cost", "chunkwise_memory"}  # (no cost case ran: lost here for every submission)
+    for n in range(3):
+        with draws.under(bytes([0x50 + n]) * 32):
+            run = probing.run_checks(tree, tmp_path / "sub", config=config)
+        items, _ = score(rubric, Outcomes(cases=run.outcomes, cells=_cells_ran(rubric)))
+        lost = {i.id for i in items if i.id in graded_items(rubric) and i.points < i.max_points} - costs
+        assert lost == {"feature_map", "linear_parallel", "linear_recurrent", "state_step"}, (n, sorted(lost))
+
+
 # Each assignment's mutants are graded through the official checks (probes in the sandbox,
 # verdicts here), two at a time: about 30-70 sandboxed check runs per assignment, several
 # minutes in all. This is the measurement the issue asks for; it cannot be made cheaper

@@ -290,7 +290,10 @@ def _grounded_judge(family, Q, K, V, gamma, gate):
 
 
 def _grounding_case(family, seed):
-    Q, K, V = ref.qkv(drawn(seed), (), 7, 3, 4)
+    # queries and keys > 0 (`positive_qkv`): every feature map a student might write (elu + 1, identity, ReLU, exp)
+    # gives scores > 0, so no denominator is 0 or near it under any draw (with signed inputs, a ReLU feature map
+    # made 0/0 in one or two of the seven rows as the draw fell, and the reference built on it then said nothing)
+    Q, K, V = positive_qkv(seed, (), 7, 3, 4)
     gate = np.random.default_rng(drawn(seed + 1)).uniform(0.3, 1.0, size=7)
     extra = {} if family == "linear" else {"gamma0": 0.7, "chunk0": 3, "gate0": gate}
     return Case(label=f"the {family} forms on L=7, m=3, d_v=4", inputs=runs((Q, K, V), family=family, **extra),
