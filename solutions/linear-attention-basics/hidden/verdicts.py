@@ -264,13 +264,31 @@ def _grounding_references(family, got, Q, K, V, gamma, gate):
 
 
 def grounds(y, r):
-    """Is ``y`` the reference ``r`` within `GROUND_RTOL`, where ``r`` is finite (a read-before-update mistake's 0/0 at
-    the first token is NaN there: whatever the form gives at that one token is not read)? Most of ``r`` must be."""
+    """Is ``y`` the reference ``r`` up to one scale per output token (its direction within `GROUND_RTOL`), where
+    ``r`` is finite (a read-before-update mistake's 0/0 at the first token is NaN there: whatever the form gives at
+    that one token is not read)? Most of ``r`` must be.
+
+    Up to a scale per token: what a normalizer does, right or wrong, is divide each output by one number. A form
+    that mixes the earlier values with the lesson's weights and then normalizes wrongly everywhere (linear attention's
+    normalizer carried into every retention form, a z summed some other way in every linear form) has done the
+    family's work and made the normalizer's mistake; a form that mixes the values with weights of its own (a running
+    mean weighted by the keys, scores φ(q_j)·φ(k_j)) matches no reference token by token in direction."""
     if y is None or isinstance(y, str):
         return False
     y, ok = np.asarray(y, dtype=np.float64), np.isfinite(r)
-    return (y.shape == r.shape and ok.mean() >= 0.8 and bool(np.isfinite(y[ok]).all())
-            and close(y[ok], r[ok], rtol=GROUND_RTOL))
+    if y.shape != r.shape or ok.mean() < 0.8 or not np.isfinite(y[ok]).all():
+        return False
+    rows = ok.all(axis=-1)  # the output tokens the reference defines
+    a, b = np.where(rows[..., None], y, 0.0), np.where(rows[..., None], r, 0.0)
+    na, nb = np.linalg.norm(a, axis=-1), np.linalg.norm(b, axis=-1)
+    floor = GROUND_RTOL * max(1.0, float(nb.max()))
+    if np.any(rows & ((na <= floor) != (nb <= floor))):  # a zero token where the reference has none, or the reverse
+        return False
+    live = rows & (nb > floor)
+    if live.sum() < 0.8 * rows.sum():  # a reference of (mostly) zero tokens grounds nothing: built on a feature map
+        return False                   # that returns zeros, it is what a module of zeros gives (adversarial `zeros`)
+    cos = np.abs((a * b).sum(-1))[live] / (na[live] * nb[live])
+    return bool(np.all(cos >= 1.0 - GROUND_RTOL))
 
 
 def _grounded_judge(family, Q, K, V, gamma, gate):
