@@ -227,17 +227,3 @@ def la_grad(x, seed_weights, **weights):
     call(torch.Tensor.backward, (call(layer, xt) * _t(seed_weights)).sum())
     dgamma = layer.gamma_logit.grad
     return {"dx": xt.grad, "dgamma": torch.zeros_like(layer.gamma_logit) if dgamma is None else dgamma}
-
-
-def grounding(x, **weights):
-    """forward and step on the same x, each on a layer and a copy of x of its own, each on its own (what raised is
-    named, not raised): `verdicts.grounded`."""
-    out = {}
-    for form in ("forward", "step"):
-        try:
-            with torch.no_grad():
-                layer, xs = _layer(**weights), _t(np.array(x, dtype=np.float64, copy=True))
-                out[f"y_{form}"] = call(layer, xs) if form == "forward" else _steps(layer, xs)[0]
-        except Exception as exc:  # a form that raises here is judged by its own items: this asks for either one
-            out[f"y_{form}_raised"] = type(exc).__name__
-    return out
